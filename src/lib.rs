@@ -1,0 +1,3 @@
+//! warp9: a Direct3D 9-class renderer on the CPU.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
