@@ -2,10 +2,21 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod api;
 pub mod caps;
 pub mod error;
 pub mod format;
+mod pipeline;
+pub mod resource;
+pub mod state;
+pub mod vertex;
 
+pub use api::{
+    ClearFlags, Device, DeviceDesc, PrimitiveType, SimdChoice, StateBlockType, VertexProcessing,
+};
 pub use caps::{Caps, DriverType, FeatureLevel};
 pub use error::{Error, ErrorKind, Result};
 pub use format::{Format, Pool, ResourceKind, Usage};
+pub use resource::{LockFlags, Surface, Texture};
+pub use state::{RenderState, SamplerState, TextureStageState};
+pub use vertex::Fvf;

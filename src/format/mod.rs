@@ -6,9 +6,11 @@
 //! supports for which usage lives in `caps` (one table), not here.
 
 mod convert;
+mod depth;
 mod usage;
 
 pub use convert::{decode_texel, encode_color};
+pub use depth::{decode_depth_stencil, encode_depth_stencil};
 pub use usage::{Pool, ResourceKind, Usage};
 
 /// A D3D9 surface format (`D3DFORMAT`), with its D3D numeric value.

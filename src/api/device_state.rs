@@ -1,0 +1,385 @@
+//! Everything a state block can capture, and which parts of it a state
+//! block holds (`StateMask`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use glam::Mat4;
+
+use super::shader::{PixelShader, VertexShader};
+use crate::caps::internal::{
+    MAX_CLIP_PLANES, MAX_CONST_B, MAX_CONST_I, MAX_PS_CONST_F, MAX_STREAMS, MAX_TEXTURE_STAGES,
+    MAX_VS_CONST_F,
+};
+use crate::resource::{BaseTexture, IndexBuffer, VertexBuffer};
+use crate::state::*;
+use crate::vertex::VertexDeclaration;
+
+/// One vertex stream binding (`SetStreamSource` + `SetStreamSourceFreq`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StreamBinding {
+    pub(crate) buffer: Option<VertexBuffer>,
+    pub(crate) offset: u32,
+    pub(crate) stride: u32,
+    pub(crate) freq: u32,
+}
+
+/// A light index's light and whether it is enabled.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct LightSlot {
+    pub(crate) light: Light,
+    pub(crate) enabled: bool,
+}
+
+/// The current vertex input description.
+#[derive(Clone, Debug, Default)]
+pub(crate) enum VertexInput {
+    /// Nothing set yet.
+    #[default]
+    None,
+    /// `SetFVF`: the FVF and its converted declaration.
+    Fvf(u32, VertexDeclaration),
+    /// `SetVertexDeclaration`.
+    Declaration(VertexDeclaration),
+}
+
+impl VertexInput {
+    pub(crate) fn declaration(&self) -> Option<&VertexDeclaration> {
+        match self {
+            VertexInput::None => None,
+            VertexInput::Fvf(_, d) | VertexInput::Declaration(d) => Some(d),
+        }
+    }
+}
+
+/// The capturable device state (everything but render targets, depth-stencil and swap chain).
+#[derive(Clone, Debug)]
+pub(crate) struct DeviceState {
+    pub(crate) render: [u32; RENDER_STATE_COUNT],
+    pub(crate) sampler: [[u32; SAMPLER_STATE_COUNT]; SAMPLER_SLOTS],
+    pub(crate) stage: [[u32; STAGE_STATE_COUNT]; MAX_TEXTURE_STAGES],
+    pub(crate) transforms: Vec<Mat4>,
+    pub(crate) viewport: Viewport,
+    pub(crate) scissor: Rect,
+    pub(crate) clip_planes: [[f32; 4]; MAX_CLIP_PLANES],
+    pub(crate) lights: BTreeMap<u32, LightSlot>,
+    pub(crate) material: Material,
+    pub(crate) streams: [StreamBinding; MAX_STREAMS],
+    pub(crate) vertex_input: VertexInput,
+    pub(crate) indices: Option<IndexBuffer>,
+    pub(crate) textures: [Option<BaseTexture>; SAMPLER_SLOTS],
+    pub(crate) vertex_shader: Option<VertexShader>,
+    pub(crate) pixel_shader: Option<PixelShader>,
+    pub(crate) vs_f: Vec<[f32; 4]>,
+    pub(crate) vs_i: [[i32; 4]; MAX_CONST_I],
+    pub(crate) vs_b: [bool; MAX_CONST_B],
+    pub(crate) ps_f: Vec<[f32; 4]>,
+    pub(crate) ps_i: [[i32; 4]; MAX_CONST_I],
+    pub(crate) ps_b: [bool; MAX_CONST_B],
+}
+
+impl DeviceState {
+    /// D3D9's initial state for a device whose render target is `width` x `height`.
+    pub(crate) fn initial(width: u32, height: u32, auto_depth: bool) -> DeviceState {
+        let mut render = [0u32; RENDER_STATE_COUNT];
+        for key in RenderStateType::ALL {
+            render[key.raw() as usize] = key.default_raw(auto_depth);
+        }
+        let mut sampler = [[0u32; SAMPLER_STATE_COUNT]; SAMPLER_SLOTS];
+        for slot in sampler.iter_mut() {
+            for key in SamplerStateType::ALL {
+                slot[key.raw() as usize] = key.default_raw();
+            }
+        }
+        let mut stage = [[0u32; STAGE_STATE_COUNT]; MAX_TEXTURE_STAGES];
+        for (i, s) in stage.iter_mut().enumerate() {
+            for key in TextureStageStateType::ALL {
+                s[key.raw() as usize] = key.default_raw(i as u32);
+            }
+        }
+        DeviceState {
+            render,
+            sampler,
+            stage,
+            transforms: vec![Mat4::IDENTITY; TRANSFORM_SLOTS],
+            viewport: Viewport::full(width, height),
+            scissor: Rect::of_size(width, height),
+            clip_planes: [[0.0; 4]; MAX_CLIP_PLANES],
+            lights: BTreeMap::new(),
+            material: Material::default(),
+            streams: std::array::from_fn(|_| StreamBinding {
+                freq: 1,
+                ..StreamBinding::default()
+            }),
+            vertex_input: VertexInput::None,
+            indices: None,
+            textures: std::array::from_fn(|_| None),
+            vertex_shader: None,
+            pixel_shader: None,
+            vs_f: vec![[0.0; 4]; MAX_VS_CONST_F],
+            vs_i: [[0; 4]; MAX_CONST_I],
+            vs_b: [false; MAX_CONST_B],
+            ps_f: vec![[0.0; 4]; MAX_PS_CONST_F],
+            ps_i: [[0; 4]; MAX_CONST_I],
+            ps_b: [false; MAX_CONST_B],
+        }
+    }
+
+    /// The raw value of a render state.
+    pub(crate) fn rs(&self, key: RenderStateType) -> u32 {
+        self.render[key.raw() as usize]
+    }
+
+    /// A render state decoded as `T` (None if the stored DWORD is not a `T`).
+    pub(crate) fn rs_as<T: StateValue>(&self, key: RenderStateType) -> Option<T> {
+        T::from_raw(self.rs(key))
+    }
+
+    /// A render state read as a bool (any non-zero DWORD is TRUE).
+    pub(crate) fn rs_bool(&self, key: RenderStateType) -> bool {
+        self.rs(key) != 0
+    }
+}
+
+/// A set of small indices, as bits.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Bits(Vec<u64>);
+
+impl Bits {
+    pub(crate) fn with_len(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+
+    pub(crate) fn set(&mut self, i: usize) {
+        if let Some(w) = self.0.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+
+    pub(crate) fn get(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    pub(crate) fn fill(&mut self, n: usize) {
+        for i in 0..n {
+            self.set(i);
+        }
+    }
+
+    pub(crate) fn ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(wi, &w)| {
+            (0..64)
+                .filter(move |b| w & (1 << b) != 0)
+                .map(move |b| wi * 64 + b)
+        })
+    }
+}
+
+/// Which parts of the device state a state block holds.
+#[derive(Clone, Debug)]
+pub(crate) struct StateMask {
+    pub(crate) render: Bits,
+    pub(crate) sampler: Vec<Bits>,
+    pub(crate) stage: Vec<Bits>,
+    pub(crate) transforms: Bits,
+    pub(crate) viewport: bool,
+    pub(crate) scissor: bool,
+    pub(crate) clip_planes: Bits,
+    pub(crate) lights: BTreeSet<u32>,
+    pub(crate) light_enables: BTreeSet<u32>,
+    pub(crate) material: bool,
+    pub(crate) stream_sources: Bits,
+    pub(crate) stream_freqs: Bits,
+    pub(crate) vertex_input: bool,
+    pub(crate) indices: bool,
+    pub(crate) textures: Bits,
+    pub(crate) vertex_shader: bool,
+    pub(crate) pixel_shader: bool,
+    pub(crate) vs_f: Bits,
+    pub(crate) vs_i: Bits,
+    pub(crate) vs_b: Bits,
+    pub(crate) ps_f: Bits,
+    pub(crate) ps_i: Bits,
+    pub(crate) ps_b: Bits,
+}
+
+/// `D3DSTATEBLOCKTYPE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StateBlockType {
+    /// D3DSBT_ALL: all device state.
+    All,
+    /// D3DSBT_PIXELSTATE: pixel render/stage/sampler states, pixel shader and its constants.
+    PixelState,
+    /// D3DSBT_VERTEXSTATE: vertex render/stage/sampler states, lights, vertex shader, constants, declaration.
+    VertexState,
+}
+
+impl StateMask {
+    /// An empty mask (what `BeginStateBlock` starts recording into).
+    pub(crate) fn empty() -> StateMask {
+        StateMask {
+            render: Bits::with_len(RENDER_STATE_COUNT),
+            sampler: vec![Bits::with_len(SAMPLER_STATE_COUNT); SAMPLER_SLOTS],
+            stage: vec![Bits::with_len(STAGE_STATE_COUNT); MAX_TEXTURE_STAGES],
+            transforms: Bits::with_len(TRANSFORM_SLOTS),
+            viewport: false,
+            scissor: false,
+            clip_planes: Bits::with_len(MAX_CLIP_PLANES),
+            lights: BTreeSet::new(),
+            light_enables: BTreeSet::new(),
+            material: false,
+            stream_sources: Bits::with_len(MAX_STREAMS),
+            stream_freqs: Bits::with_len(MAX_STREAMS),
+            vertex_input: false,
+            indices: false,
+            textures: Bits::with_len(SAMPLER_SLOTS),
+            vertex_shader: false,
+            pixel_shader: false,
+            vs_f: Bits::with_len(MAX_VS_CONST_F),
+            vs_i: Bits::with_len(MAX_CONST_I),
+            vs_b: Bits::with_len(MAX_CONST_B),
+            ps_f: Bits::with_len(MAX_PS_CONST_F),
+            ps_i: Bits::with_len(MAX_CONST_I),
+            ps_b: Bits::with_len(MAX_CONST_B),
+        }
+    }
+
+    /// The predefined mask of `CreateStateBlock(kind)`; lights are those that exist in `state`.
+    pub(crate) fn predefined(kind: StateBlockType, state: &DeviceState) -> StateMask {
+        let mut m = StateMask::empty();
+        let pixel = matches!(kind, StateBlockType::All | StateBlockType::PixelState);
+        let vertex = matches!(kind, StateBlockType::All | StateBlockType::VertexState);
+        for key in RenderStateType::ALL {
+            let take = match key.class() {
+                StateClass::Pixel => pixel,
+                StateClass::Vertex => vertex,
+                StateClass::Both => pixel || vertex,
+                StateClass::Other => kind == StateBlockType::All,
+            };
+            if take {
+                m.render.set(key.raw() as usize);
+            }
+        }
+        for stage in m.stage.iter_mut() {
+            for key in TextureStageStateType::ALL {
+                if pixel || key.is_vertex_state() {
+                    stage.set(key.raw() as usize);
+                }
+            }
+        }
+        for sampler in m.sampler.iter_mut() {
+            for key in SamplerStateType::ALL {
+                if (pixel && !key.is_vertex_state()) || (vertex && key.is_vertex_state()) {
+                    sampler.set(key.raw() as usize);
+                }
+            }
+        }
+        if pixel {
+            m.pixel_shader = true;
+            m.ps_f.fill(MAX_PS_CONST_F);
+            m.ps_i.fill(MAX_CONST_I);
+            m.ps_b.fill(MAX_CONST_B);
+        }
+        if vertex {
+            m.vertex_shader = true;
+            m.vertex_input = true;
+            m.vs_f.fill(MAX_VS_CONST_F);
+            m.vs_i.fill(MAX_CONST_I);
+            m.vs_b.fill(MAX_CONST_B);
+            m.stream_freqs.fill(MAX_STREAMS);
+            m.lights = state.lights.keys().copied().collect();
+            m.light_enables = m.lights.clone();
+        }
+        if kind == StateBlockType::All {
+            m.transforms.fill(TRANSFORM_SLOTS);
+            m.viewport = true;
+            m.scissor = true;
+            m.clip_planes.fill(MAX_CLIP_PLANES);
+            m.material = true;
+            m.stream_sources.fill(MAX_STREAMS);
+            m.indices = true;
+            m.textures.fill(SAMPLER_SLOTS);
+        }
+        m
+    }
+
+    /// Copies every masked part of `from` into `to`.
+    pub(crate) fn copy(&self, from: &DeviceState, to: &mut DeviceState) {
+        for i in self.render.ones() {
+            to.render[i] = from.render[i];
+        }
+        for (s, bits) in self.sampler.iter().enumerate() {
+            for i in bits.ones() {
+                to.sampler[s][i] = from.sampler[s][i];
+            }
+        }
+        for (s, bits) in self.stage.iter().enumerate() {
+            for i in bits.ones() {
+                to.stage[s][i] = from.stage[s][i];
+            }
+        }
+        for i in self.transforms.ones() {
+            to.transforms[i] = from.transforms[i];
+        }
+        if self.viewport {
+            to.viewport = from.viewport;
+        }
+        if self.scissor {
+            to.scissor = from.scissor;
+        }
+        for i in self.clip_planes.ones() {
+            to.clip_planes[i] = from.clip_planes[i];
+        }
+        for &i in &self.lights {
+            let light = from.lights.get(&i).map(|s| s.light).unwrap_or_default();
+            to.lights.entry(i).or_default().light = light;
+        }
+        for &i in &self.light_enables {
+            let enabled = from.lights.get(&i).is_some_and(|s| s.enabled);
+            to.lights.entry(i).or_default().enabled = enabled;
+        }
+        if self.material {
+            to.material = from.material;
+        }
+        for i in self.stream_sources.ones() {
+            to.streams[i].buffer = from.streams[i].buffer.clone();
+            to.streams[i].offset = from.streams[i].offset;
+            to.streams[i].stride = from.streams[i].stride;
+        }
+        for i in self.stream_freqs.ones() {
+            to.streams[i].freq = from.streams[i].freq;
+        }
+        if self.vertex_input {
+            to.vertex_input = from.vertex_input.clone();
+        }
+        if self.indices {
+            to.indices = from.indices.clone();
+        }
+        for i in self.textures.ones() {
+            to.textures[i] = from.textures[i].clone();
+        }
+        if self.vertex_shader {
+            to.vertex_shader = from.vertex_shader.clone();
+        }
+        if self.pixel_shader {
+            to.pixel_shader = from.pixel_shader.clone();
+        }
+        for i in self.vs_f.ones() {
+            to.vs_f[i] = from.vs_f[i];
+        }
+        for i in self.vs_i.ones() {
+            to.vs_i[i] = from.vs_i[i];
+        }
+        for i in self.vs_b.ones() {
+            to.vs_b[i] = from.vs_b[i];
+        }
+        for i in self.ps_f.ones() {
+            to.ps_f[i] = from.ps_f[i];
+        }
+        for i in self.ps_i.ones() {
+            to.ps_i[i] = from.ps_i[i];
+        }
+        for i in self.ps_b.ones() {
+            to.ps_b[i] = from.ps_b[i];
+        }
+    }
+}

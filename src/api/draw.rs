@@ -1,0 +1,444 @@
+//! Draw calls: validation of the call, its buffers and the state, then
+//! hand-off to the driver's pipeline.
+//!
+//! Everything that can make a draw read outside a buffer is checked here,
+//! once: index ranges, every fetched index against MaxVertexIndex and
+//! against every stream it reads. Internals take the validated
+//! [`DrawCall`](crate::pipeline::DrawCall) and never return errors.
+
+use std::sync::Arc;
+
+use super::desc::VertexProcessing;
+use super::device::Device;
+use super::state_api::{STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA};
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::{Format, Pool, Usage};
+use crate::pipeline::{DrawCall, Indices, VertexSource};
+
+/// `D3DPRIMITIVETYPE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrimitiveType {
+    /// D3DPT_POINTLIST (1).
+    PointList,
+    /// D3DPT_LINELIST (2).
+    LineList,
+    /// D3DPT_LINESTRIP (3).
+    LineStrip,
+    /// D3DPT_TRIANGLELIST (4).
+    TriangleList,
+    /// D3DPT_TRIANGLESTRIP (5).
+    TriangleStrip,
+    /// D3DPT_TRIANGLEFAN (6).
+    TriangleFan,
+}
+
+impl PrimitiveType {
+    /// The type with D3DPRIMITIVETYPE value `raw`.
+    pub fn from_raw(raw: u32) -> Option<PrimitiveType> {
+        Some(match raw {
+            1 => PrimitiveType::PointList,
+            2 => PrimitiveType::LineList,
+            3 => PrimitiveType::LineStrip,
+            4 => PrimitiveType::TriangleList,
+            5 => PrimitiveType::TriangleStrip,
+            6 => PrimitiveType::TriangleFan,
+            _ => return None,
+        })
+    }
+
+    /// Vertices `count` primitives of this type use (saturating).
+    pub fn vertex_count(self, count: u32) -> u64 {
+        let c = u64::from(count);
+        match self {
+            PrimitiveType::PointList => c,
+            PrimitiveType::LineList => 2 * c,
+            PrimitiveType::LineStrip => c + 1,
+            PrimitiveType::TriangleList => 3 * c,
+            PrimitiveType::TriangleStrip | PrimitiveType::TriangleFan => c + 2,
+        }
+    }
+}
+
+impl Device {
+    fn check_primitive_count(&self, count: u32) -> Result<()> {
+        if count > self.caps.max_primitive_count {
+            return Err(Error::cap_exceeded(
+                ErrorKind::InvalidCall,
+                "MaxPrimitiveCount",
+                self.level,
+                self.caps.max_primitive_count,
+                count,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The state check shared by every draw: a failure renders nothing and is `InvalidCall`.
+    fn check_draw_state(&self) -> Result<()> {
+        if self.recording.is_some() {
+            return Err(Error::invalid_call("draw while recording a state block"));
+        }
+        if self.state.vertex_input.declaration().is_none() {
+            return Err(Error::invalid_call(
+                "draw without a vertex declaration or FVF (SetFVF / SetVertexDeclaration)",
+            ));
+        }
+        self.validate_state()
+            .map_err(|e| Error::invalid_call(format!("draw refused: {}", e.message())))
+    }
+
+    /// The instance count and whether instancing is active for an indexed draw.
+    fn instancing(&self, indexed: bool) -> (u32, bool) {
+        let f0 = self.state.streams[0].freq;
+        let any_instance = self.state.streams[1..]
+            .iter()
+            .any(|s| s.freq & STREAMSOURCE_INSTANCEDATA != 0);
+        let active = indexed && (f0 & STREAMSOURCE_INDEXEDDATA != 0 || any_instance);
+        let count = if f0 & STREAMSOURCE_INDEXEDDATA != 0 {
+            f0 & 0x7F_FFFF
+        } else {
+            1
+        };
+        (count, active)
+    }
+
+    /// Checks every stream the declaration reads covers vertices `lo..=hi`
+    /// (and, with instancing, the instance data), so the fetch never reads out of bounds.
+    fn check_streams(
+        &self,
+        lo: u64,
+        hi: u64,
+        up: Option<(usize, u32)>,
+        indexed: bool,
+    ) -> Result<()> {
+        let Some(decl) = self.state.vertex_input.declaration() else {
+            return Err(Error::invalid_call("draw without a vertex declaration"));
+        };
+        let (instances, instancing) = self.instancing(indexed);
+        for e in decl.elements() {
+            let s = e.stream as usize;
+            let end_in_vertex = u64::from(e.offset) + u64::from(e.decl_type.size());
+            let (size, offset, stride, buffer_ok) = match (s, up) {
+                (0, Some((len, stride))) => (len as u64, 0u64, u64::from(stride), true),
+                _ => {
+                    let binding = &self.state.streams[s];
+                    let Some(buffer) = &binding.buffer else {
+                        return Err(Error::invalid_call(format!(
+                            "the declaration reads stream {s}, which has no vertex buffer"
+                        )));
+                    };
+                    let d = buffer.desc();
+                    let sw_ok = !self.software_vp
+                        || self.vp_mode == VertexProcessing::Software
+                        || d.usage.contains(Usage::SOFTWAREPROCESSING)
+                        || d.pool == Pool::SystemMem;
+                    (
+                        u64::from(d.size),
+                        u64::from(binding.offset),
+                        u64::from(binding.stride),
+                        sw_ok,
+                    )
+                }
+            };
+            if !buffer_ok {
+                return Err(Error::invalid_call(format!(
+                    "stream {s}: under software vertex processing a mixed device reads only buffers created with D3DUSAGE_SOFTWAREPROCESSING or in D3DPOOL_SYSTEMMEM"
+                )));
+            }
+            let freq = if up.is_some() && s == 0 {
+                1
+            } else {
+                self.state.streams[s].freq
+            };
+            let last = if instancing && freq & STREAMSOURCE_INSTANCEDATA != 0 {
+                let divider = u64::from((freq & 0x7F_FFFF).max(1));
+                u64::from(instances.saturating_sub(1)) / divider
+            } else if !instancing
+                && freq & (STREAMSOURCE_INDEXEDDATA | STREAMSOURCE_INSTANCEDATA) == 0
+                && freq > 1
+            {
+                hi / u64::from(freq)
+            } else {
+                hi
+            };
+            let _ = lo;
+            let needed = offset + stride * last + end_in_vertex;
+            if needed > size {
+                return Err(Error::invalid_call(format!(
+                    "stream {s}: vertex {last} (offset {offset}, stride {stride}) ends at byte {needed}, past the {size}-byte buffer"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// `DrawPrimitive`: `count` primitives from vertex `start_vertex` of the bound streams.
+    pub fn draw_primitive(
+        &mut self,
+        kind: PrimitiveType,
+        start_vertex: u32,
+        count: u32,
+    ) -> Result<()> {
+        self.check_primitive_count(count)?;
+        self.check_draw_state()?;
+        if count == 0 {
+            return Ok(());
+        }
+        let n = kind.vertex_count(count);
+        let hi = u64::from(start_vertex) + n - 1;
+        self.check_streams(u64::from(start_vertex), hi, None, false)?;
+        self.execute(DrawCall {
+            primitive: kind,
+            primitive_count: count,
+            source: VertexSource::Streams { start_vertex },
+            up_stream0: None,
+        })
+    }
+
+    /// `DrawIndexedPrimitive`: `count` primitives from the bound index buffer at
+    /// `start_index`, each index offset by `base_vertex`.
+    pub fn draw_indexed_primitive(
+        &mut self,
+        kind: PrimitiveType,
+        base_vertex: i32,
+        min_index: u32,
+        num_vertices: u32,
+        start_index: u32,
+        count: u32,
+    ) -> Result<()> {
+        self.check_primitive_count(count)?;
+        self.check_draw_state()?;
+        let Some(ib) = self.state.indices.clone() else {
+            return Err(Error::invalid_call(
+                "DrawIndexedPrimitive without an index buffer (SetIndices)",
+            ));
+        };
+        if count == 0 {
+            return Ok(());
+        }
+        let format = ib.desc().format;
+        let bytes = ib.0.storage.snapshot();
+        let indices = self.checked_indices(
+            kind,
+            count,
+            format,
+            bytes,
+            start_index,
+            base_vertex,
+            min_index,
+            num_vertices,
+        )?;
+        self.execute(DrawCall {
+            primitive: kind,
+            primitive_count: count,
+            source: VertexSource::Indexed(indices),
+            up_stream0: None,
+        })
+    }
+
+    /// Validates an index range and every index in it; returns the draw's index source.
+    #[allow(clippy::too_many_arguments)]
+    fn checked_indices(
+        &self,
+        kind: PrimitiveType,
+        count: u32,
+        format: Format,
+        bytes: Arc<Vec<u8>>,
+        start_index: u32,
+        base_vertex: i32,
+        min_index: u32,
+        num_vertices: u32,
+    ) -> Result<Indices> {
+        let index32 = format == Format::Index32;
+        if index32 && !self.limits.index32 {
+            return Err(Error::invalid_call(format!(
+                "32-bit indices cannot be drawn at level {} (16-bit index buffers only; MaxVertexIndex {})",
+                self.level, self.caps.max_vertex_index
+            )));
+        }
+        let size = if index32 { 4 } else { 2 };
+        let n = kind.vertex_count(count);
+        let end = (u64::from(start_index) + n) * size;
+        if end > bytes.len() as u64 {
+            return Err(Error::invalid_call(format!(
+                "indices {start_index}..{} need {end} bytes; the index buffer has {}",
+                u64::from(start_index) + n,
+                bytes.len()
+            )));
+        }
+        let max_index = self.vertex_caps().max_vertex_index;
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        let start = start_index as usize * size as usize;
+        for i in 0..n as usize {
+            let at = start + i * size as usize;
+            let raw = if index32 {
+                u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+            } else {
+                u32::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]))
+            };
+            if raw > max_index {
+                return Err(Error::cap_exceeded(
+                    ErrorKind::InvalidCall,
+                    "MaxVertexIndex",
+                    self.level,
+                    max_index,
+                    format!(
+                        "index {raw} at position {}",
+                        u64::from(start_index) + i as u64
+                    ),
+                ));
+            }
+            let v = i64::from(raw) + i64::from(base_vertex);
+            if v < 0 {
+                return Err(Error::invalid_call(format!(
+                    "index {raw} + BaseVertexIndex {base_vertex} is negative"
+                )));
+            }
+            lo = lo.min(v as u64);
+            hi = hi.max(v as u64);
+        }
+        let _ = (min_index, num_vertices);
+        self.check_streams(lo, hi, None, true)?;
+        Ok(Indices {
+            bytes,
+            index32,
+            start_index,
+            base_vertex,
+        })
+    }
+
+    /// `DrawPrimitiveUP`: vertices from `data` (stride `stride`) as stream 0.
+    /// Afterwards stream 0 is unbound, as in D3D9.
+    pub fn draw_primitive_up(
+        &mut self,
+        kind: PrimitiveType,
+        count: u32,
+        data: &[u8],
+        stride: u32,
+    ) -> Result<()> {
+        self.check_primitive_count(count)?;
+        self.check_draw_state()?;
+        if stride == 0 {
+            return Err(Error::invalid_call("DrawPrimitiveUP: stride 0"));
+        }
+        if count > 0 {
+            let n = kind.vertex_count(count);
+            self.check_streams(0, n - 1, Some((data.len(), stride)), false)?;
+            self.execute(DrawCall {
+                primitive: kind,
+                primitive_count: count,
+                source: VertexSource::Streams { start_vertex: 0 },
+                up_stream0: Some((Arc::new(data.to_vec()), stride)),
+            })?;
+        }
+        self.reset_stream0_after_up(false);
+        Ok(())
+    }
+
+    /// `DrawIndexedPrimitiveUP`: indices and vertices from caller memory.
+    /// Afterwards stream 0 and the index buffer are unbound, as in D3D9.
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_indexed_primitive_up(
+        &mut self,
+        kind: PrimitiveType,
+        min_index: u32,
+        num_vertices: u32,
+        count: u32,
+        indices: &[u8],
+        index_format: Format,
+        data: &[u8],
+        stride: u32,
+    ) -> Result<()> {
+        self.check_primitive_count(count)?;
+        self.check_draw_state()?;
+        if stride == 0 {
+            return Err(Error::invalid_call("DrawIndexedPrimitiveUP: stride 0"));
+        }
+        if !matches!(index_format, Format::Index16 | Format::Index32) {
+            return Err(Error::invalid_call(format!(
+                "DrawIndexedPrimitiveUP: {index_format:?} is not INDEX16 or INDEX32"
+            )));
+        }
+        if count > 0 {
+            let bytes = Arc::new(indices.to_vec());
+            // The UP vertex data stands in for stream 0 while the indices are checked.
+            let idx = {
+                let up = Some((data.len(), stride));
+                let checked = self.checked_indices_up(kind, count, index_format, bytes, up)?;
+                let _ = (min_index, num_vertices);
+                checked
+            };
+            self.execute(DrawCall {
+                primitive: kind,
+                primitive_count: count,
+                source: VertexSource::Indexed(idx),
+                up_stream0: Some((Arc::new(data.to_vec()), stride)),
+            })?;
+        }
+        self.reset_stream0_after_up(true);
+        Ok(())
+    }
+
+    fn checked_indices_up(
+        &self,
+        kind: PrimitiveType,
+        count: u32,
+        format: Format,
+        bytes: Arc<Vec<u8>>,
+        up: Option<(usize, u32)>,
+    ) -> Result<Indices> {
+        let index32 = format == Format::Index32;
+        if index32 && !self.limits.index32 {
+            return Err(Error::invalid_call(format!(
+                "32-bit indices cannot be drawn at level {}",
+                self.level
+            )));
+        }
+        let size = if index32 { 4usize } else { 2 };
+        let n = kind.vertex_count(count) as usize;
+        if n.saturating_mul(size) > bytes.len() {
+            return Err(Error::invalid_call(format!(
+                "DrawIndexedPrimitiveUP: {n} indices need {} bytes, {} given",
+                n * size,
+                bytes.len()
+            )));
+        }
+        let max_index = self.vertex_caps().max_vertex_index;
+        let mut hi = 0u64;
+        for i in 0..n {
+            let at = i * size;
+            let raw = if index32 {
+                u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+            } else {
+                u32::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]))
+            };
+            if raw > max_index {
+                return Err(Error::cap_exceeded(
+                    ErrorKind::InvalidCall,
+                    "MaxVertexIndex",
+                    self.level,
+                    max_index,
+                    format!("index {raw} at position {i}"),
+                ));
+            }
+            hi = hi.max(u64::from(raw));
+        }
+        self.check_streams(0, hi, up, true)?;
+        Ok(Indices {
+            bytes,
+            index32,
+            start_index: 0,
+            base_vertex: 0,
+        })
+    }
+
+    fn reset_stream0_after_up(&mut self, indices_too: bool) {
+        let s = &mut self.state.streams[0];
+        s.buffer = None;
+        s.offset = 0;
+        s.stride = 0;
+        if indices_too {
+            self.state.indices = None;
+        }
+    }
+}

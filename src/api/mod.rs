@@ -1,0 +1,25 @@
+//! The public device API: creation, resources, state, draws, queries,
+//! present. This is the only layer that validates; everything below it
+//! takes validated types.
+
+mod create;
+mod desc;
+mod device;
+mod device_state;
+mod draw;
+mod query;
+mod shader;
+mod state_api;
+mod stateblock;
+mod targets;
+mod validate;
+
+pub use desc::{DeviceDesc, SimdChoice, VertexProcessing};
+pub use device::{Device, GammaRamp};
+pub use device_state::StateBlockType;
+pub use draw::PrimitiveType;
+pub use query::{IssueFlags, Query, QueryData, QueryType};
+pub use shader::{PixelShader, VertexShader};
+pub use state_api::{STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA};
+pub use stateblock::StateBlock;
+pub use targets::{ClearFlags, save_argb_png};
