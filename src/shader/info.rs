@@ -1,0 +1,3 @@
+//! x
+/// i
+pub struct ShaderInfo;
