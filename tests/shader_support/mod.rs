@@ -59,30 +59,8 @@ pub fn normalise(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The tokens without comment blocks.
+/// The tokens without comment blocks (the decoder re-encodes exactly,
+/// so dropping the comments from the decoded program is exact).
 pub fn strip_comments(tokens: &[u32]) -> Vec<u32> {
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut i = 0;
-    let sm1 = tokens.first().map(|v| (v >> 8) & 0xFF < 2).unwrap_or(false);
-    while i < tokens.len() {
-        let t = tokens[i];
-        if i > 0 && t & 0x8000_FFFF == 0xFFFE && (sm1 || true) {
-            // A comment can only start where an instruction can; parameter
-            // tokens have bit 31 set and immediates only follow def tokens,
-            // which are copied wholesale below.
-            i += 1 + ((t >> 16) & 0x7FFF) as usize;
-            continue;
-        }
-        out.push(t);
-        i += 1;
-        if i > 1 && !sm1 && t & 0x8000_0000 == 0 && t & 0xFFFF != 0xFFFF {
-            let len = ((t >> 24) & 0xF) as usize;
-            out.extend_from_slice(&tokens[i..(i + len).min(tokens.len())]);
-            i += len;
-        } else if i > 1 && sm1 && t & 0xFFFF == 0x51 {
-            out.extend_from_slice(&tokens[i..(i + 5).min(tokens.len())]);
-            i += 5;
-        }
-    }
-    out
+    warp9::shader::decode(tokens).expect("decode").encode_without_comments().expect("encode")
 }
