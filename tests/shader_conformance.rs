@@ -22,8 +22,17 @@ fn every_program_decodes_and_reencodes_exactly() {
             Err(e) => failures.push(format!("{}: {e}", s.name)),
         }
     }
-    println!("decoded {}/{} programs", corpus.len() - failures.len(), corpus.len());
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    println!(
+        "decoded {}/{} programs",
+        corpus.len() - failures.len(),
+        corpus.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -54,7 +63,9 @@ fn disassembly_matches_fxc_listings() {
             report.push(format!("{}: {diff}", s.name));
         }
     }
-    println!("disassembly matches fxc listing: {matched}/{total} programs, {lines_matched}/{lines_total} lines");
+    println!(
+        "disassembly matches fxc listing: {matched}/{total} programs, {lines_matched}/{lines_total} lines"
+    );
     assert!(matched == total, "mismatches:\n{}", report.join("\n"));
 }
 
@@ -82,5 +93,15 @@ fn listings_assemble_to_program_tokens() {
         }
     }
     println!("assembled to the original tokens: {ok}/{total} texts");
-    assert!(ok == total, "{} failures, first:\n{}", report.len(), report.iter().take(20).cloned().collect::<Vec<_>>().join("\n"));
+    assert!(
+        ok == total,
+        "{} failures, first:\n{}",
+        report.len(),
+        report
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
 }

@@ -43,9 +43,26 @@ pub type ParameterType = u16;
 /// Lower-case name of a `D3DXPARAMETER_TYPE` value, as fxc prints it.
 pub fn type_name(t: ParameterType) -> &'static str {
     const NAMES: [&str; 20] = [
-        "void", "bool", "int", "float", "string", "texture", "texture1d", "texture2d", "texture3d",
-        "texturecube", "sampler", "sampler1d", "sampler2d", "sampler3d", "samplercube",
-        "pixelshader", "vertexshader", "pixelfragment", "vertexfragment", "unsupported",
+        "void",
+        "bool",
+        "int",
+        "float",
+        "string",
+        "texture",
+        "texture1d",
+        "texture2d",
+        "texture3d",
+        "texturecube",
+        "sampler",
+        "sampler1d",
+        "sampler2d",
+        "sampler3d",
+        "samplercube",
+        "pixelshader",
+        "vertexshader",
+        "pixelfragment",
+        "vertexfragment",
+        "unsupported",
     ];
     NAMES.get(t as usize).copied().unwrap_or("unknown")
 }
@@ -132,7 +149,12 @@ impl Blob<'_> {
         let b = off
             .checked_add(4)
             .and_then(|e| self.bytes.get(off..e))
-            .ok_or_else(|| bad(format!("offset {off:#x} outside the {}-byte table", self.bytes.len())))?;
+            .ok_or_else(|| {
+                bad(format!(
+                    "offset {off:#x} outside the {}-byte table",
+                    self.bytes.len()
+                ))
+            })?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
 
@@ -140,7 +162,12 @@ impl Blob<'_> {
         let b = off
             .checked_add(2)
             .and_then(|e| self.bytes.get(off..e))
-            .ok_or_else(|| bad(format!("offset {off:#x} outside the {}-byte table", self.bytes.len())))?;
+            .ok_or_else(|| {
+                bad(format!(
+                    "offset {off:#x} outside the {}-byte table",
+                    self.bytes.len()
+                ))
+            })?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
 
@@ -192,17 +219,29 @@ impl Blob<'_> {
                 members.push(StructMember { name, type_info });
             }
         }
-        Ok(TypeInfo { class, ty, rows, columns, elements, members })
+        Ok(TypeInfo {
+            class,
+            ty,
+            rows,
+            columns,
+            elements,
+            members,
+        })
     }
 }
 
 /// Parse the CTAB blob: the comment payload after the `'CTAB'` FOURCC.
 pub fn parse(blob: &[u32]) -> Result<ConstantTable, ShaderError> {
     let bytes: Vec<u8> = blob.iter().flat_map(|d| d.to_le_bytes()).collect();
-    let mut b = Blob { bytes: &bytes, nodes: 0 };
+    let mut b = Blob {
+        bytes: &bytes,
+        nodes: 0,
+    };
     let size = b.u32_at(0)?;
     if size != 28 {
-        return Err(bad(format!("constant table header size {size}, expected 28")));
+        return Err(bad(format!(
+            "constant table header size {size}, expected 28"
+        )));
     }
     let creator = b.string_at(b.u32_at(4)?)?;
     let version = b.u32_at(8)?;
@@ -213,11 +252,16 @@ pub fn parse(blob: &[u32]) -> Result<ConstantTable, ShaderError> {
     // Each record is 20 bytes; refusing counts that cannot fit keeps the
     // allocation bounded by the input size.
     if count > bytes.len() / 20 {
-        return Err(bad(format!("{count} constants cannot fit in a {}-byte table", bytes.len())));
+        return Err(bad(format!(
+            "{count} constants cannot fit in a {}-byte table",
+            bytes.len()
+        )));
     }
     let mut constants = Vec::with_capacity(count);
     for i in 0..count {
-        let r = info.checked_add(i * 20).ok_or_else(|| bad("constant record offset overflows"))?;
+        let r = info
+            .checked_add(i * 20)
+            .ok_or_else(|| bad("constant record offset overflows"))?;
         let name = b.string_at(b.u32_at(r)?)?;
         let register_set = match b.u16_at(r + 4)? {
             0 => RegisterSet::Bool,
@@ -239,5 +283,11 @@ pub fn parse(blob: &[u32]) -> Result<ConstantTable, ShaderError> {
             default_value_offset,
         });
     }
-    Ok(ConstantTable { creator, version, flags, target, constants })
+    Ok(ConstantTable {
+        creator,
+        version,
+        flags,
+        target,
+        constants,
+    })
 }

@@ -11,7 +11,9 @@ use std::fmt::Write;
 use super::fmt_float::format_f32;
 use super::ir::{Declaration, Dst, Instruction, Payload, Program, RelativeAddress, Src};
 use super::opcode::Opcode;
-use super::token::{Register, RegisterFile, SrcModifier, Swizzle, TextureType, Usage, Version, WriteMask};
+use super::token::{
+    Register, RegisterFile, SrcModifier, Swizzle, TextureType, Usage, Version, WriteMask,
+};
 
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -61,7 +63,8 @@ pub fn instruction_text(ins: &Instruction, v: Version) -> String {
                     }
                 }
                 Declaration::Semantic { usage, index } => {
-                    let plain = (v.is_pixel() && v.major < 3) || d.reg.file == RegisterFile::MiscType;
+                    let plain =
+                        (v.is_pixel() && v.major < 3) || d.reg.file == RegisterFile::MiscType;
                     if !(plain && usage == Usage::Position && index == 0) {
                         let _ = write!(s, "_{}", usage.name());
                         if index != 0 {
@@ -230,7 +233,11 @@ fn mask_text(m: WriteMask) -> String {
 }
 
 fn relative_text(name: &str, rel: &RelativeAddress, v: Version) -> String {
-    format!("{name}[{}{}]", register_name(rel.reg, v), swizzle_text(rel.swizzle))
+    format!(
+        "{name}[{}{}]",
+        register_name(rel.reg, v),
+        swizzle_text(rel.swizzle)
+    )
 }
 
 fn dst_text(d: &Dst, v: Version) -> String {

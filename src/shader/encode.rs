@@ -8,7 +8,7 @@
 use super::error::{ShaderError, ShaderErrorKind};
 use super::ir::{Declaration, Dst, Instruction, Payload, Program, RelativeAddress, Src};
 use super::opcode::Opcode;
-use super::token::{register_bits, RegisterFile, END_TOKEN};
+use super::token::{END_TOKEN, RegisterFile, register_bits};
 
 fn fail(index: usize, msg: impl Into<String>) -> ShaderError {
     let mut e = ShaderError::new(ShaderErrorKind::Syntax, "encode", msg);
@@ -32,7 +32,8 @@ impl Program {
         let mut ci = 0;
         let sm1 = self.version.is_sm1();
         for (i, ins) in self.instructions.iter().enumerate() {
-            while comments && ci < self.comments.len() && self.comments[ci].before_instruction <= i {
+            while comments && ci < self.comments.len() && self.comments[ci].before_instruction <= i
+            {
                 push_comment(&mut out, &self.comments[ci].data, i)?;
                 ci += 1;
             }
@@ -90,7 +91,10 @@ fn push_src(body: &mut Vec<u32>, s: &Src, sm1: bool) -> Result<(), String> {
     body.push(src_token(s));
     if let Some(rel) = &s.relative {
         if sm1 {
-            if rel.reg.file != RegisterFile::AddrOrTexture || rel.reg.index != 0 || rel.component() != 0 {
+            if rel.reg.file != RegisterFile::AddrOrTexture
+                || rel.reg.index != 0
+                || rel.component() != 0
+            {
                 return Err("shader model 1 relative addressing is always a0.x".into());
             }
         } else {

@@ -12,7 +12,11 @@ pub(crate) fn format_f32(bits: u32) -> String {
         return format!("{bits:#010x}");
     }
     if v == 0.0 {
-        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
+        return if v.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
     }
     let d = v as f64;
     let sci = format!("{d:.8e}");
@@ -29,7 +33,11 @@ pub(crate) fn format_f32(bits: u32) -> String {
 }
 
 fn strip_zeros(s: &str) -> &str {
-    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.') } else { s }
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]

@@ -8,8 +8,8 @@
 
 use super::opcode::Opcode;
 use super::token::{
-    Comparison, Register, RegisterFile, SrcModifier, Swizzle, TextureType, Usage, Version,
-    WriteMask, DST_CENTROID, DST_PARTIAL_PRECISION, DST_SATURATE,
+    Comparison, DST_CENTROID, DST_PARTIAL_PRECISION, DST_SATURATE, Register, RegisterFile,
+    SrcModifier, Swizzle, TextureType, Usage, Version, WriteMask,
 };
 
 /// The index register of a relative address (`a0.x`, `aL`).
@@ -45,7 +45,12 @@ pub struct Src {
 impl Src {
     /// Plain source with identity swizzle.
     pub const fn new(reg: Register) -> Src {
-        Src { reg, swizzle: Swizzle::IDENTITY, modifier: SrcModifier::None, relative: None }
+        Src {
+            reg,
+            swizzle: Swizzle::IDENTITY,
+            modifier: SrcModifier::None,
+            relative: None,
+        }
     }
 }
 
@@ -67,7 +72,13 @@ pub struct Dst {
 impl Dst {
     /// Plain destination with full mask.
     pub const fn new(reg: Register) -> Dst {
-        Dst { reg, mask: WriteMask::ALL, modifiers: 0, shift: 0, relative: None }
+        Dst {
+            reg,
+            mask: WriteMask::ALL,
+            modifiers: 0,
+            shift: 0,
+            relative: None,
+        }
     }
 
     /// `_sat`

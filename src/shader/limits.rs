@@ -69,8 +69,12 @@ pub struct ShaderLimits {
     pub level_name: &'static str,
 }
 
-const VS20_MIN: Vs20Caps =
-    Vs20Caps { caps: 0, dynamic_flow_control_depth: 0, num_temps: 12, static_flow_control_depth: 1 };
+const VS20_MIN: Vs20Caps = Vs20Caps {
+    caps: 0,
+    dynamic_flow_control_depth: 0,
+    num_temps: 12,
+    static_flow_control_depth: 1,
+};
 const VS20_FULL: Vs20Caps = Vs20Caps {
     caps: VS20CAPS_PREDICATION,
     dynamic_flow_control_depth: 24,
@@ -152,6 +156,10 @@ impl ShaderLimits {
     }
 
     /// All four level profiles, lowest first.
-    pub const ALL_LEVELS: [ShaderLimits; 4] =
-        [Self::level_9_1(), Self::level_9_2(), Self::level_9_3(), Self::sm3()];
+    pub const ALL_LEVELS: [ShaderLimits; 4] = [
+        Self::level_9_1(),
+        Self::level_9_2(),
+        Self::level_9_3(),
+        Self::sm3(),
+    ];
 }

@@ -143,7 +143,10 @@ impl Opcode {
 
     /// True for `dcl`, `def`, `defi`, `defb`.
     pub const fn is_declaration(self) -> bool {
-        matches!(self, Opcode::Dcl | Opcode::Def | Opcode::DefI | Opcode::DefB)
+        matches!(
+            self,
+            Opcode::Dcl | Opcode::Def | Opcode::DefI | Opcode::DefB
+        )
     }
 
     /// True for flow-control opcodes (never predicated, cost flow slots).
@@ -233,9 +236,7 @@ impl Opcode {
                     None => format!("{base}_{control}"),
                 }
             }
-            Opcode::Tex if v.is_sm1() => {
-                if v.minor >= 4 { "texld" } else { "tex" }.to_string()
-            }
+            Opcode::Tex if v.is_sm1() => if v.minor >= 4 { "texld" } else { "tex" }.to_string(),
             Opcode::Tex => match control {
                 1 => "texldp".into(),
                 2 => "texldb".into(),

@@ -50,7 +50,11 @@ impl Version {
             (_, 3) => minor == 0 || minor == 0xFF,
             _ => false,
         };
-        ok.then_some(Version { shader_type, major, minor })
+        ok.then_some(Version {
+            shader_type,
+            major,
+            minor,
+        })
     }
 
     /// The version token.
@@ -179,7 +183,10 @@ impl RegisterFile {
 
     /// True for the four float-constant files.
     pub const fn is_float_const(self) -> bool {
-        matches!(self, Self::Const | Self::Const2 | Self::Const3 | Self::Const4)
+        matches!(
+            self,
+            Self::Const | Self::Const2 | Self::Const3 | Self::Const4
+        )
     }
 }
 
@@ -215,7 +222,10 @@ impl Register {
 pub fn param_register(tok: u32) -> Option<Register> {
     let code = ((tok >> 28) & 0x7) | ((tok >> 8) & 0x18);
     let file = RegisterFile::from_code(code)?;
-    Some(Register { file, index: (tok & 0x7FF) as u16 })
+    Some(Register {
+        file,
+        index: (tok & 0x7FF) as u16,
+    })
 }
 
 /// Encode register file and number into parameter-token bits (bit 31 included).

@@ -15,7 +15,10 @@ pub fn fxc_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipping: conformance corpus not found at {} (set WARP9_CONFORMANCE_DIR)", dir.display());
+        eprintln!(
+            "skipping: conformance corpus not found at {} (set WARP9_CONFORMANCE_DIR)",
+            dir.display()
+        );
         None
     }
 }
@@ -41,10 +44,17 @@ pub fn load_corpus() -> Option<Vec<Sample>> {
     for n in names {
         let bytes = std::fs::read(dir.join(&n)).expect("read .bin");
         assert_eq!(bytes.len() % 4, 0, "{n}: size not a multiple of 4");
-        let tokens = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let tokens = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         let stem = n.trim_end_matches(".bin").to_string();
         let listing = std::fs::read_to_string(dir.join(format!("{stem}.asm.txt"))).ok();
-        out.push(Sample { name: stem, tokens, listing });
+        out.push(Sample {
+            name: stem,
+            tokens,
+            listing,
+        });
     }
     Some(out)
 }
@@ -62,5 +72,8 @@ pub fn normalise(text: &str) -> Vec<String> {
 /// The tokens without comment blocks (the decoder re-encodes exactly,
 /// so dropping the comments from the decoded program is exact).
 pub fn strip_comments(tokens: &[u32]) -> Vec<u32> {
-    warp9::shader::decode(tokens).expect("decode").encode_without_comments().expect("encode")
+    warp9::shader::decode(tokens)
+        .expect("decode")
+        .encode_without_comments()
+        .expect("encode")
 }

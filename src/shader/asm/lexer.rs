@@ -42,8 +42,13 @@ pub fn lex(line: &str, line_no: usize) -> Result<Vec<Lexeme>, ShaderError> {
             while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
                 i += 1;
             }
-            out.push(Lexeme { tok: Tok::Word(chars[start..i].iter().collect()), col });
-        } else if c.is_ascii_digit() || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+            out.push(Lexeme {
+                tok: Tok::Word(chars[start..i].iter().collect()),
+                col,
+            });
+        } else if c.is_ascii_digit()
+            || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
+        {
             let start = i;
             if c == '0' && matches!(chars.get(i + 1), Some('x' | 'X')) {
                 i += 2;
@@ -67,12 +72,22 @@ pub fn lex(line: &str, line_no: usize) -> Result<Vec<Lexeme>, ShaderError> {
                     }
                 }
             }
-            out.push(Lexeme { tok: Tok::Number(chars[start..i].iter().collect()), col });
+            out.push(Lexeme {
+                tok: Tok::Number(chars[start..i].iter().collect()),
+                col,
+            });
         } else if ",()[]+-!.".contains(c) {
-            out.push(Lexeme { tok: Tok::Punct(c), col });
+            out.push(Lexeme {
+                tok: Tok::Punct(c),
+                col,
+            });
             i += 1;
         } else {
-            return Err(ShaderError::syntax(line_no, col, format!("unexpected character `{c}`")));
+            return Err(ShaderError::syntax(
+                line_no,
+                col,
+                format!("unexpected character `{c}`"),
+            ));
         }
     }
     Ok(out)

@@ -47,7 +47,11 @@ fn parse(text: &str) -> Result<(Program, Vec<usize>), ShaderError> {
                 _ => None,
             };
             version = Some(ok.ok_or_else(|| {
-                ShaderError::syntax(line_no, toks.first().map_or(1, |l| l.col), "expected a profile such as `ps_2_0` or `vs_3_0`")
+                ShaderError::syntax(
+                    line_no,
+                    toks.first().map_or(1, |l| l.col),
+                    "expected a profile such as `ps_2_0` or `vs_3_0`",
+                )
             })?);
             continue;
         };
@@ -55,6 +59,14 @@ fn parse(text: &str) -> Result<(Program, Vec<usize>), ShaderError> {
         instructions.push(p.instruction()?);
         lines.push(line_no);
     }
-    let version = version.ok_or_else(|| ShaderError::syntax(1, 1, "empty program: no profile line"))?;
-    Ok((Program { version, instructions, comments: Vec::new() }, lines))
+    let version =
+        version.ok_or_else(|| ShaderError::syntax(1, 1, "empty program: no profile line"))?;
+    Ok((
+        Program {
+            version,
+            instructions,
+            comments: Vec::new(),
+        },
+        lines,
+    ))
 }

@@ -10,8 +10,8 @@ use crate::shader::error::ShaderError;
 use crate::shader::ir::{Declaration, Dst, Instruction, Payload, RelativeAddress, Src};
 use crate::shader::opcode::Opcode;
 use crate::shader::token::{
-    Comparison, Register, RegisterFile, ShaderType, SrcModifier, Swizzle, TextureType, Usage,
-    Version, WriteMask, DST_CENTROID, DST_PARTIAL_PRECISION, DST_SATURATE, USAGES,
+    Comparison, DST_CENTROID, DST_PARTIAL_PRECISION, DST_SATURATE, Register, RegisterFile,
+    ShaderType, SrcModifier, Swizzle, TextureType, USAGES, Usage, Version, WriteMask,
 };
 
 /// Parse a profile name such as `ps_2_0`, `vs_2_a`, `ps_3_sw`.
@@ -29,7 +29,14 @@ pub fn parse_version(word: &str) -> Option<Version> {
         "sw" => 0xFF,
         m => m.parse().ok()?,
     };
-    Version::from_token(Version { shader_type, major, minor }.token())
+    Version::from_token(
+        Version {
+            shader_type,
+            major,
+            minor,
+        }
+        .token(),
+    )
 }
 
 /// Parsed operand before it is turned into a source or destination.
@@ -53,7 +60,13 @@ pub struct LineParser<'a> {
 impl<'a> LineParser<'a> {
     /// A parser for `toks`, which came from line `line` of length `len`.
     pub fn new(toks: &'a [Lexeme], line: usize, len: usize, v: Version) -> Self {
-        LineParser { toks, pos: 0, line, end_col: len + 1, v }
+        LineParser {
+            toks,
+            pos: 0,
+            line,
+            end_col: len + 1,
+            v,
+        }
     }
 
     fn col(&self) -> usize {
@@ -81,7 +94,11 @@ impl<'a> LineParser<'a> {
     }
 
     fn expect_punct(&mut self, c: char) -> Result<(), ShaderError> {
-        if self.eat_punct(c) { Ok(()) } else { Err(self.err(self.col(), format!("expected `{c}`"))) }
+        if self.eat_punct(c) {
+            Ok(())
+        } else {
+            Err(self.err(self.col(), format!("expected `{c}`")))
+        }
     }
 
     fn word(&mut self) -> Result<(String, usize), ShaderError> {
@@ -161,7 +178,12 @@ impl<'a> LineParser<'a> {
         Ok(ins)
     }
 
-    fn resolve(&self, base: &str, rest: &mut Vec<&str>, col: usize) -> Result<(Opcode, u8), ShaderError> {
+    fn resolve(
+        &self,
+        base: &str,
+        rest: &mut Vec<&str>,
+        col: usize,
+    ) -> Result<(Opcode, u8), ShaderError> {
         let cmp = rest.first().and_then(|s| Comparison::from_suffix(s));
         let sm1 = self.v.is_sm1();
         let r = match base {
@@ -201,7 +223,9 @@ impl<'a> LineParser<'a> {
                 "centroid" => m |= DST_CENTROID,
                 _ => {
                     let (k, n) = s.split_at_checked(1).unwrap_or(("", ""));
-                    let n: u32 = n.parse().map_err(|_| self.err(col, format!("unknown modifier `_{s}`")))?;
+                    let n: u32 = n
+                        .parse()
+                        .map_err(|_| self.err(col, format!("unknown modifier `_{s}`")))?;
                     if !n.is_power_of_two() || n < 2 || n > 256 {
                         return Err(self.err(col, format!("unknown modifier `_{s}`")));
                     }
@@ -217,7 +241,13 @@ impl<'a> LineParser<'a> {
         Ok((m, shift))
     }
 
-    fn dcl(&mut self, segs: &[&str], col: usize, coissue: bool, pred: Option<Src>) -> Result<Instruction, ShaderError> {
+    fn dcl(
+        &mut self,
+        segs: &[&str],
+        col: usize,
+        coissue: bool,
+        pred: Option<Src>,
+    ) -> Result<Instruction, ShaderError> {
         if coissue || pred.is_some() {
             return Err(self.err(col, "dcl cannot be co-issued or predicated"));
         }
@@ -226,9 +256,14 @@ impl<'a> LineParser<'a> {
         let mut mods = Vec::new();
         for (i, s) in segs.iter().enumerate() {
             if i == 0 {
-                if let Some(t) = [TextureType::Tex1D, TextureType::Tex2D, TextureType::Cube, TextureType::Volume]
-                    .into_iter()
-                    .find(|t| t.suffix() == *s)
+                if let Some(t) = [
+                    TextureType::Tex1D,
+                    TextureType::Tex2D,
+                    TextureType::Cube,
+                    TextureType::Volume,
+                ]
+                .into_iter()
+                .find(|t| t.suffix() == *s)
                 {
                     texture = Some(t);
                     continue;
@@ -239,7 +274,11 @@ impl<'a> LineParser<'a> {
                     let index = if digits.is_empty() {
                         0
                     } else {
-                        digits.parse::<u8>().ok().filter(|&n| n <= 15).ok_or_else(|| self.err(col, "usage index must be 0..15"))?
+                        digits
+                            .parse::<u8>()
+                            .ok()
+                            .filter(|&n| n <= 15)
+                            .ok_or_else(|| self.err(col, "usage index must be 0..15"))?
                     };
                     semantic = Some((u, index));
                     continue;
@@ -300,7 +339,10 @@ impl<'a> LineParser<'a> {
                     _ => {
                         let i: i64 = text.parse().map_err(|_| bad())?;
                         let i = if neg { -i } else { i };
-                        i32::try_from(i).map(|x| x as u32).or_else(|_| u32::try_from(i)).map_err(|_| bad())?
+                        i32::try_from(i)
+                            .map(|x| x as u32)
+                            .or_else(|_| u32::try_from(i))
+                            .map_err(|_| bad())?
                     }
                 }
             };
@@ -308,7 +350,12 @@ impl<'a> LineParser<'a> {
         Ok(vals)
     }
 
-    fn register(&self, name: &str, col: usize, indexed: bool) -> Result<(Register, bool), ShaderError> {
+    fn register(
+        &self,
+        name: &str,
+        col: usize,
+        indexed: bool,
+    ) -> Result<(Register, bool), ShaderError> {
         use RegisterFile::*;
         let v = self.v;
         let fixed = match name {
@@ -348,7 +395,9 @@ impl<'a> LineParser<'a> {
             }
             return Err(self.err(col, format!("register `{name}` needs a number")));
         }
-        let n: u32 = digits.parse().map_err(|_| self.err(col, format!("bad register number in `{name}`")))?;
+        let n: u32 = digits
+            .parse()
+            .map_err(|_| self.err(col, format!("bad register number in `{name}`")))?;
         Ok((self.numbered(file, n, col)?, true))
     }
 
@@ -402,7 +451,9 @@ impl<'a> LineParser<'a> {
                     Some(Tok::Number(n)) => {
                         self.pos += 1;
                         let k: u32 = n.parse().map_err(|_| self.err(c, "bad offset"))?;
-                        offset = offset.checked_add(k).ok_or_else(|| self.err(c, "offset too large"))?;
+                        offset = offset
+                            .checked_add(k)
+                            .ok_or_else(|| self.err(c, "offset too large"))?;
                     }
                     Some(Tok::Word(w)) => {
                         self.pos += 1;
@@ -413,7 +464,13 @@ impl<'a> LineParser<'a> {
                         } else {
                             Swizzle::IDENTITY
                         };
-                        if addr.replace(RelativeAddress { reg: r, swizzle: sw }).is_some() {
+                        if addr
+                            .replace(RelativeAddress {
+                                reg: r,
+                                swizzle: sw,
+                            })
+                            .is_some()
+                        {
                             return Err(self.err(c, "two index registers"));
                         }
                     }
@@ -424,7 +481,8 @@ impl<'a> LineParser<'a> {
                 }
             }
             self.expect_punct(']')?;
-            let addr = addr.ok_or_else(|| self.err(col, "relative address without an index register"))?;
+            let addr =
+                addr.ok_or_else(|| self.err(col, "relative address without an index register"))?;
             reg = self.numbered(reg.file, offset, wcol)?;
             relative = Some(addr);
             if suffix.is_none() {
@@ -443,23 +501,61 @@ impl<'a> LineParser<'a> {
             (None, false) if comp => SrcModifier::Comp,
             (None, false) => SrcModifier::None,
             (None, true) => SrcModifier::Neg,
-            (Some(_), _) if not || comp => return Err(self.err(col, "conflicting source modifiers")),
-            (Some("_abs"), n) => if n { SrcModifier::AbsNeg } else { SrcModifier::Abs },
-            (Some("_bias"), n) => if n { SrcModifier::BiasNeg } else { SrcModifier::Bias },
-            (Some("_bx2"), n) => if n { SrcModifier::SignNeg } else { SrcModifier::Sign },
-            (Some("_x2"), n) => if n { SrcModifier::X2Neg } else { SrcModifier::X2 },
+            (Some(_), _) if not || comp => {
+                return Err(self.err(col, "conflicting source modifiers"));
+            }
+            (Some("_abs"), n) => {
+                if n {
+                    SrcModifier::AbsNeg
+                } else {
+                    SrcModifier::Abs
+                }
+            }
+            (Some("_bias"), n) => {
+                if n {
+                    SrcModifier::BiasNeg
+                } else {
+                    SrcModifier::Bias
+                }
+            }
+            (Some("_bx2"), n) => {
+                if n {
+                    SrcModifier::SignNeg
+                } else {
+                    SrcModifier::Sign
+                }
+            }
+            (Some("_x2"), n) => {
+                if n {
+                    SrcModifier::X2Neg
+                } else {
+                    SrcModifier::X2
+                }
+            }
             (Some("_dz" | "_db"), false) => SrcModifier::Dz,
             (Some("_dw" | "_da"), false) => SrcModifier::Dw,
             (Some(s), _) => return Err(self.err(wcol, format!("unknown source modifier `{s}`"))),
         };
-        let letters = if self.eat_punct('.') { Some(self.word()?) } else { None };
-        Ok(Operand { reg, relative, modifier, letters, col })
+        let letters = if self.eat_punct('.') {
+            Some(self.word()?)
+        } else {
+            None
+        };
+        Ok(Operand {
+            reg,
+            relative,
+            modifier,
+            letters,
+            col,
+        })
     }
 
     fn swizzle(&self, letters: &str, col: usize) -> Result<Swizzle, ShaderError> {
         let mut sel = Vec::new();
         for ch in letters.chars() {
-            sel.push(component(ch).ok_or_else(|| self.err(col, format!("bad swizzle `.{letters}`")))?);
+            sel.push(
+                component(ch).ok_or_else(|| self.err(col, format!("bad swizzle `.{letters}`")))?,
+            );
         }
         if sel.is_empty() || sel.len() > 4 {
             return Err(self.err(col, format!("bad swizzle `.{letters}`")));
@@ -487,7 +583,12 @@ impl<'a> LineParser<'a> {
             Some((l, c)) => self.swizzle(&l, c)?,
             None => Swizzle::IDENTITY,
         };
-        Ok(Src { reg: op.reg, swizzle, modifier: op.modifier, relative })
+        Ok(Src {
+            reg: op.reg,
+            swizzle,
+            modifier: op.modifier,
+            relative,
+        })
     }
 
     fn dst(&mut self) -> Result<Dst, ShaderError> {
@@ -501,9 +602,14 @@ impl<'a> LineParser<'a> {
                 let mut m = 0u8;
                 let mut last: i32 = -1;
                 for ch in l.chars() {
-                    let k = component(ch).ok_or_else(|| self.err(c, format!("bad write mask `.{l}`")))? as i32;
+                    let k = component(ch)
+                        .ok_or_else(|| self.err(c, format!("bad write mask `.{l}`")))?
+                        as i32;
                     if k <= last {
-                        return Err(self.err(c, format!("write mask `.{l}` must list components in order")));
+                        return Err(self.err(
+                            c,
+                            format!("write mask `.{l}` must list components in order"),
+                        ));
                     }
                     last = k;
                     m |= 1 << k;
@@ -511,7 +617,13 @@ impl<'a> LineParser<'a> {
                 WriteMask(m)
             }
         };
-        Ok(Dst { reg: op.reg, mask, modifiers: 0, shift: 0, relative: op.relative })
+        Ok(Dst {
+            reg: op.reg,
+            mask,
+            modifiers: 0,
+            shift: 0,
+            relative: op.relative,
+        })
     }
 }
 
