@@ -105,3 +105,113 @@ fn listings_assemble_to_program_tokens() {
             .join("\n")
     );
 }
+
+/// Lowest level whose limits accept the program, and the errors below it.
+#[test]
+fn programs_validate_at_their_lowest_level() {
+    let Some(corpus) = load_corpus() else { return };
+    let levels = shader::ShaderLimits::ALL_LEVELS;
+    let mut per_level = [0usize; 4];
+    let mut sm1 = 0;
+    let mut failures = Vec::new();
+    let mut below_without_cap = Vec::new();
+    let mut slot_matches = (0, 0);
+    for s in &corpus {
+        let p = shader::decode(&s.tokens).expect("decode");
+        if p.version.is_sm1() {
+            let e = shader::validate(&p, &levels[3]).expect_err("shader model 1 is not executed");
+            assert_eq!(
+                e.kind,
+                shader::ShaderErrorKind::NotAvailable,
+                "{}: {e}",
+                s.name
+            );
+            sm1 += 1;
+            continue;
+        }
+        let results: Vec<_> = levels.iter().map(|l| shader::validate(&p, l)).collect();
+        match results.iter().position(|r| r.is_ok()) {
+            Some(lowest) => {
+                per_level[lowest] += 1;
+                for r in &results[lowest..] {
+                    assert!(
+                        r.is_ok(),
+                        "{}: valid at a lower level but not at a higher one: {:?}",
+                        s.name,
+                        r
+                    );
+                }
+                for r in &results[..lowest] {
+                    let e = r.as_ref().unwrap_err();
+                    if e.cap.is_none() {
+                        below_without_cap.push(format!("{}: {e}", s.name));
+                    }
+                }
+                if let (Some(l), Ok(info)) = (&s.listing, &results[lowest]) {
+                    if let Some(n) = fxc_slots(l) {
+                        slot_matches.1 += 1;
+                        if n == info.instruction_slots {
+                            slot_matches.0 += 1;
+                        } else if std::env::var_os("WARP9_SHOW_SLOTS").is_some() {
+                            println!("slots {} ours {} fxc {n}", s.name, info.instruction_slots);
+                        }
+                    }
+                }
+            }
+            None => failures.push(format!("{}: {}", s.name, results[3].as_ref().unwrap_err())),
+        }
+    }
+    println!(
+        "validated: 9_1 {}, 9_2 {}, 9_3 {}, SM3 {}; rejected everywhere {}; shader model 1 (not available) {sm1}",
+        per_level[0],
+        per_level[1],
+        per_level[2],
+        per_level[3],
+        failures.len()
+    );
+    println!(
+        "instruction slots equal to fxc's estimate: {}/{}",
+        slot_matches.0, slot_matches.1
+    );
+    assert_eq!(
+        slot_matches.0, slot_matches.1,
+        "slot counts differ from fxc's"
+    );
+    // The 20 programs beyond every level are bgfx shadow-map shaders of
+    // 1,300+ slots: above MaxPixelShader30InstructionSlots = 512 of the SM3
+    // profile (caps.md §6), so rejecting them is correct.
+    assert!(
+        failures
+            .iter()
+            .all(|f| f.contains("rule instruction-slots")),
+        "unexpected rejections:\n{}",
+        failures.join("\n")
+    );
+    assert_eq!(failures.len(), 20);
+    assert!(
+        failures.len() < 21,
+        "{} programs rejected at every level:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(30)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        below_without_cap.is_empty(),
+        "rejections below the lowest level that name no cap:\n{}",
+        below_without_cap
+            .iter()
+            .take(30)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+fn fxc_slots(listing: &str) -> Option<u32> {
+    let line = listing.lines().find(|l| l.contains("approximately"))?;
+    line.split_whitespace().nth(2)?.parse().ok()
+}

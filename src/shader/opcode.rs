@@ -248,16 +248,18 @@ impl Opcode {
     }
 
     /// Instruction slots this opcode costs (§4.4, §5); `texture_slots`
+    /// (`lrp` and ps_3_0 `texkill` cost 1 and `nop` 0, as in fxc's own estimates over
+    /// the conformance corpus, where the spec table says 2);
     /// selects the ps_3_0 / NOTEXINSTRUCTIONLIMIT costs of texture
     /// instructions, `cube` the cube/volume variant of `texld*`.
     pub fn slots(self, control: u8, texture_slots: bool, cube: bool) -> u32 {
         use Opcode::*;
         match self {
-            Dcl | Def | DefI | DefB | Label | Phase => 0,
+            Dcl | Def | DefI | DefB | Label | Phase | Nop => 0,
             Lit | Pow | Nrm | Sgn | Loop | Rep | If | IfC | CallNz | BreakC | BreakP => 3,
             M4x4 | M3x4 => 4,
             M4x3 | M3x3 => 3,
-            M3x2 | Lrp | Crs | Call | EndLoop | EndRep | Dp2Add | Dsx | Dsy | Bem | TexBemL => 2,
+            M3x2 | Crs | Call | EndLoop | EndRep | Dp2Add | Dsx | Dsy | Bem | TexBemL => 2,
             SinCos => 8,
             Tex if texture_slots => match (control, cube) {
                 (0, true) | (1, true) => 4,
@@ -275,7 +277,6 @@ impl Opcode {
             TexLdl => 2,
             TexLdd if texture_slots => 3,
             TexLdd => 3,
-            TexKill if texture_slots => 2,
             _ => 1,
         }
     }
