@@ -49,6 +49,14 @@ impl Declarations {
                 code_started = true;
                 continue;
             }
+            if !p.opcode_exists(ins.opcode) {
+                let msg = format!(
+                    "{} is not an instruction of {}",
+                    ins.opcode.base_name(),
+                    v.profile_name()
+                );
+                return Err(e("opcode-profile", msg));
+            }
             if code_started {
                 return Err(e(
                     "declaration-order",

@@ -169,7 +169,7 @@ impl Profile {
                 }
             }
             (Const, false) => self.consts.min(2048),
-            (Const2 | Const3 | Const4, false) if sw && vs => 2048,
+            (Const2 | Const3 | Const4, false) if sw && vs => 8192,
             (AddrOrTexture, true) if vs => 1,
             (AddrOrTexture, false) if !vs && !sm3 => 8,
             (RastOut, true) if vs && !sm3 => 3,
