@@ -12,7 +12,7 @@ use super::token::{END_TOKEN, RegisterFile, register_bits};
 
 fn fail(index: usize, msg: impl Into<String>) -> ShaderError {
     let mut e = ShaderError::new(ShaderErrorKind::Syntax, "encode", msg);
-    e.instruction = Some(index);
+    e.instruction = Some(super::error::sat(index));
     e
 }
 

@@ -31,13 +31,13 @@ pub struct ShaderError {
     /// Failure class.
     pub kind: ShaderErrorKind,
     /// Index of the offending instruction (0-based, comments not counted), if any.
-    pub instruction: Option<usize>,
+    pub instruction: Option<u32>,
     /// Mnemonic of the offending instruction, if known.
     pub mnemonic: Option<String>,
     /// Token offset in the stream (decoder errors), if known.
-    pub token: Option<usize>,
+    pub token: Option<u32>,
     /// Source position `(line, column)`, 1-based (assembler errors).
-    pub position: Option<(usize, usize)>,
+    pub position: Option<(u32, u32)>,
     /// Short stable name of the violated rule, e.g. `"gradient-instructions"`.
     pub rule: &'static str,
     /// Device cap involved, e.g. `"PS20Caps.GRADIENTINSTRUCTIONS"`.
@@ -64,20 +64,20 @@ impl ShaderError {
     /// A decoder error at token offset `token`.
     pub fn malformed(token: usize, rule: &'static str, message: impl Into<String>) -> Self {
         let mut e = Self::new(ShaderErrorKind::Malformed, rule, message);
-        e.token = Some(token);
+        e.token = Some(sat(token));
         e
     }
 
     /// An assembler error at `(line, column)`.
     pub fn syntax(line: usize, column: usize, message: impl Into<String>) -> Self {
         let mut e = Self::new(ShaderErrorKind::Syntax, "syntax", message);
-        e.position = Some((line, column));
+        e.position = Some((sat(line), sat(column)));
         e
     }
 
     /// Attach the instruction index and mnemonic.
     pub fn at(mut self, index: usize, mnemonic: impl Into<String>) -> Self {
-        self.instruction = Some(index);
+        self.instruction = Some(sat(index));
         self.mnemonic = Some(mnemonic.into());
         self
     }
@@ -116,4 +116,10 @@ impl ShaderError {
         }
         write!(f, "]")
     }
+}
+
+/// `usize` → `u32`, saturating (streams and texts never get that long;
+/// the field stays small so `Result<_, ShaderError>` stays cheap).
+pub(crate) fn sat(v: usize) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
 }

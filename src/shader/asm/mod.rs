@@ -17,8 +17,8 @@ pub use parser::parse_version;
 pub fn assemble(text: &str) -> Result<Vec<u32>, ShaderError> {
     let (program, lines) = parse(text)?;
     program.encode_without_comments().map_err(|mut e| {
-        if let Some(line) = e.instruction.and_then(|i| lines.get(i)) {
-            e.position = Some((*line, 1));
+        if let Some(line) = e.instruction.and_then(|i| lines.get(i as usize)) {
+            e.position = Some((super::error::sat(*line), 1));
         }
         e
     })

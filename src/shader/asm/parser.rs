@@ -226,7 +226,7 @@ impl<'a> LineParser<'a> {
                     let n: u32 = n
                         .parse()
                         .map_err(|_| self.err(col, format!("unknown modifier `_{s}`")))?;
-                    if !n.is_power_of_two() || n < 2 || n > 256 {
+                    if !n.is_power_of_two() || !(2..=256).contains(&n) {
                         return Err(self.err(col, format!("unknown modifier `_{s}`")));
                     }
                     let e = n.trailing_zeros() as i8;

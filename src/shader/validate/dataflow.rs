@@ -454,7 +454,7 @@ pub(crate) fn check(
     let last = prog.instructions.len();
     let whole = |rule: &'static str, msg: String, cap: Option<&'static str>| {
         let mut err = ShaderError::new(ShaderErrorKind::Invalid, rule, msg);
-        err.instruction = Some(last.saturating_sub(1));
+        err.instruction = Some(crate::shader::error::sat(last.saturating_sub(1)));
         if let Some(c) = cap {
             err = err.with_cap(c);
         }
