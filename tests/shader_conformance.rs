@@ -147,14 +147,14 @@ fn programs_validate_at_their_lowest_level() {
                         below_without_cap.push(format!("{}: {e}", s.name));
                     }
                 }
-                if let (Some(l), Ok(info)) = (&s.listing, &results[lowest]) {
-                    if let Some(n) = fxc_slots(l) {
-                        slot_matches.1 += 1;
-                        if n == info.instruction_slots {
-                            slot_matches.0 += 1;
-                        } else if std::env::var_os("WARP9_SHOW_SLOTS").is_some() {
-                            println!("slots {} ours {} fxc {n}", s.name, info.instruction_slots);
-                        }
+                if let (Some(l), Ok(info)) = (&s.listing, &results[lowest])
+                    && let Some(n) = fxc_slots(l)
+                {
+                    slot_matches.1 += 1;
+                    if n == info.instruction_slots {
+                        slot_matches.0 += 1;
+                    } else if std::env::var_os("WARP9_SHOW_SLOTS").is_some() {
+                        println!("slots {} ours {} fxc {n}", s.name, info.instruction_slots);
                     }
                 }
             }

@@ -255,17 +255,17 @@ impl<'a> Decoder<'a> {
                 }
             }
         }
-        if let Some(end) = r.end {
-            if r.pos != end {
-                return Err(err(
-                    at,
-                    "instruction-length",
-                    format!(
-                        "length field says {len} tokens, operands use {}",
-                        r.pos - body_start
-                    ),
-                ));
-            }
+        if let Some(end) = r.end
+            && r.pos != end
+        {
+            return Err(err(
+                at,
+                "instruction-length",
+                format!(
+                    "length field says {len} tokens, operands use {}",
+                    r.pos - body_start
+                ),
+            ));
         }
         self.pos = r.pos;
         Ok(ins)

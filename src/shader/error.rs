@@ -105,10 +105,11 @@ impl ShaderError {
             (Some(i), None) => write!(f, "instruction {i}: ")?,
             _ => {}
         }
-        if self.position.is_none() && self.instruction.is_none() {
-            if let Some(t) = self.token {
-                write!(f, "token {t}: ")?;
-            }
+        if self.position.is_none()
+            && self.instruction.is_none()
+            && let Some(t) = self.token
+        {
+            write!(f, "token {t}: ")?;
         }
         write!(f, "{} [rule {}", self.message, self.rule)?;
         if let Some(cap) = self.cap {

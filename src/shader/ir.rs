@@ -230,10 +230,10 @@ impl Program {
     /// table does not make the program undecodable).
     pub fn constant_table(&self) -> Result<Option<super::ctab::ConstantTable>, super::ShaderError> {
         for c in &self.comments {
-            if let Some((&tag, rest)) = c.data.split_first() {
-                if tag == super::token::FOURCC_CTAB {
-                    return super::ctab::parse(rest).map(Some);
-                }
+            if let Some((&tag, rest)) = c.data.split_first()
+                && tag == super::token::FOURCC_CTAB
+            {
+                return super::ctab::parse(rest).map(Some);
             }
         }
         Ok(None)

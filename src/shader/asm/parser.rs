@@ -485,13 +485,12 @@ impl<'a> LineParser<'a> {
                 addr.ok_or_else(|| self.err(col, "relative address without an index register"))?;
             reg = self.numbered(reg.file, offset, wcol)?;
             relative = Some(addr);
-            if suffix.is_none() {
-                if let Some(Tok::Word(w)) = self.peek() {
-                    if w.starts_with('_') {
-                        suffix = Some(w.clone());
-                        self.pos += 1;
-                    }
-                }
+            if suffix.is_none()
+                && let Some(Tok::Word(w)) = self.peek()
+                && w.starts_with('_')
+            {
+                suffix = Some(w.clone());
+                self.pos += 1;
             }
         } else if !has_index {
             return Err(self.err(wcol, format!("register `{name}` needs a number")));
@@ -570,14 +569,14 @@ impl<'a> LineParser<'a> {
 
     fn to_src(&self, op: Operand) -> Result<Src, ShaderError> {
         let mut relative = op.relative;
-        if self.v.is_sm1() {
-            if let Some(r) = &mut relative {
-                // SM1 has no address token; `a0.x` is implied.
-                if r.reg.file != RegisterFile::AddrOrTexture || r.swizzle.get(0) != 0 {
-                    return Err(self.err(op.col, "shader model 1 relative addressing uses a0.x"));
-                }
-                r.swizzle = Swizzle::replicate(0);
+        if self.v.is_sm1()
+            && let Some(r) = &mut relative
+        {
+            // SM1 has no address token; `a0.x` is implied.
+            if r.reg.file != RegisterFile::AddrOrTexture || r.swizzle.get(0) != 0 {
+                return Err(self.err(op.col, "shader model 1 relative addressing uses a0.x"));
             }
+            r.swizzle = Swizzle::replicate(0);
         }
         let swizzle = match op.letters {
             Some((l, c)) => self.swizzle(&l, c)?,

@@ -343,37 +343,37 @@ pub(crate) fn check(
                     ));
                 }
                 if let Some(l) = level.get(idx) {
-                    for c in 0..4 {
+                    for (c, &lc) in l.iter().enumerate() {
                         if comps & (1 << c) != 0 {
-                            max_level = max_level.max(l[c]);
+                            max_level = max_level.max(lc);
                         }
                     }
                 }
             }
             Ok(())
         };
-        if op == Opcode::TexKill {
-            if let Some(d) = ins.dst {
-                read(d.reg, d.mask.0, &written, &e)?;
-            }
+        if op == Opcode::TexKill
+            && let Some(d) = ins.dst
+        {
+            read(d.reg, d.mask.0, &written, &e)?;
         }
         if !op.is_declaration() {
             for k in 0..ins.srcs().len() {
                 let s = ins.srcs()[k];
                 read(s.reg, components_read(ins, k, decls, v), &written, &e)?;
                 note_source(info, decls, &mut fconsts, s.reg, s.relative.is_some());
-                if matches!(s.reg.file, F::Input | F::AddrOrTexture | F::MiscType) && !p.vs
-                    || (p.vs && s.reg.file == F::Input)
+                if (matches!(s.reg.file, F::Input | F::AddrOrTexture | F::MiscType) && !p.vs
+                    || (p.vs && s.reg.file == F::Input))
+                    && s.relative.is_none()
+                    && decls.declared(s.reg).is_none()
                 {
-                    if s.relative.is_none() && decls.declared(s.reg).is_none() {
-                        return Err(e(
-                            "declaration",
-                            format!(
-                                "input {:?} {} is read but not declared",
-                                s.reg.file, s.reg.index
-                            ),
-                        ));
-                    }
+                    return Err(e(
+                        "declaration",
+                        format!(
+                            "input {:?} {} is read but not declared",
+                            s.reg.file, s.reg.index
+                        ),
+                    ));
                 }
             }
         }
@@ -393,15 +393,14 @@ pub(crate) fn check(
             result_level = order;
         }
         // Writes.
-        if op == Opcode::Call || op == Opcode::CallNz {
-            if let Some(w) = ins
+        if (op == Opcode::Call || op == Opcode::CallNz)
+            && let Some(w) = ins
                 .srcs()
                 .first()
                 .and_then(|l| sub_writes.iter().find(|(n, _)| *n == l.reg.index))
-            {
-                for (dst, src) in written.iter_mut().zip(&w.1) {
-                    *dst |= src;
-                }
+        {
+            for (dst, src) in written.iter_mut().zip(&w.1) {
+                *dst |= src;
             }
         }
         if let (Some(d), false) = (ins.dst, op.is_declaration() || op == Opcode::TexKill) {
@@ -633,29 +632,29 @@ fn subroutine_writes(prog: &Program, temps: usize) -> Vec<(u16, Vec<u8>)> {
             continue;
         }
         let Some(cur) = subs.last_mut() else { continue };
-        if let Some(d) = ins.dst {
-            if d.reg.file == RegisterFile::Temp && !ins.opcode.is_declaration() {
-                if let Some(w) = cur.1.get_mut(d.reg.index as usize) {
-                    *w |= d.mask.0;
-                }
-            }
+        if let Some(d) = ins.dst
+            && d.reg.file == RegisterFile::Temp
+            && !ins.opcode.is_declaration()
+            && let Some(w) = cur.1.get_mut(d.reg.index as usize)
+        {
+            *w |= d.mask.0;
         }
-        if matches!(ins.opcode, Opcode::Call | Opcode::CallNz) {
-            if let Some(l) = ins.srcs().first() {
-                cur.2.push(l.reg.index);
-            }
+        if matches!(ins.opcode, Opcode::Call | Opcode::CallNz)
+            && let Some(l) = ins.srcs().first()
+        {
+            cur.2.push(l.reg.index);
         }
     }
     // Calls are forward (checked by the flow pass), so walking the
     // subroutines backwards sees every callee complete before its callers.
     for a in (0..subs.len()).rev() {
         for callee in std::mem::take(&mut subs[a].2) {
-            if let Some(b) = subs.iter().position(|s| s.0 == callee) {
-                if b != a {
-                    let w = subs[b].1.clone();
-                    for (x, y) in subs[a].1.iter_mut().zip(w) {
-                        *x |= y;
-                    }
+            if let Some(b) = subs.iter().position(|s| s.0 == callee)
+                && b != a
+            {
+                let w = subs[b].1.clone();
+                for (x, y) in subs[a].1.iter_mut().zip(w) {
+                    *x |= y;
                 }
             }
         }

@@ -235,16 +235,16 @@ pub(crate) fn check(prog: &Program, p: &Profile, info: &mut ShaderInfo) -> Resul
             }
             _ => {}
         }
-        if let Some(n) = p.static_flow_count {
-            if static_count > n {
-                return Err(e(
-                    "flow-nesting",
-                    format!(
-                        "more than {n} static flow-control instructions in {}",
-                        v.profile_name()
-                    ),
-                ));
-            }
+        if let Some(n) = p.static_flow_count
+            && static_count > n
+        {
+            return Err(e(
+                "flow-nesting",
+                format!(
+                    "more than {n} static flow-control instructions in {}",
+                    v.profile_name()
+                ),
+            ));
         }
         // aL scope: only inside loop (or a subroutine called from one).
         let uses_al = ins.srcs().iter().any(|s| {
@@ -285,18 +285,17 @@ pub(crate) fn check(prog: &Program, p: &Profile, info: &mut ShaderInfo) -> Resul
             ),
         });
     }
-    if regions.len() > 1 {
-        if let Some(last) = prog.instructions.last() {
-            if last.opcode != Ret {
-                return Err(fail(
-                    prog.instructions.len() - 1,
-                    last,
-                    v,
-                    "labels",
-                    "the last subroutine must end with ret",
-                ));
-            }
-        }
+    if regions.len() > 1
+        && let Some(last) = prog.instructions.last()
+        && last.opcode != Ret
+    {
+        return Err(fail(
+            prog.instructions.len() - 1,
+            last,
+            v,
+            "labels",
+            "the last subroutine must end with ret",
+        ));
     }
     if depth_anywhere && !depth_written_in_main(prog, depth_written, &regions) {
         let i = prog.instructions.len().saturating_sub(1);
@@ -409,16 +408,16 @@ fn calls(prog: &Program, p: &Profile, regions: &[Region]) -> Result<(), ShaderEr
                     ),
                 ));
             }
-            if loops == 0 {
-                if let Some(al) = regions[c].uses_al_outside_loop {
-                    return Err(fail(
-                        al,
-                        &prog.instructions[al],
-                        v,
-                        "loop-register",
-                        "aL used in a subroutine called outside a loop",
-                    ));
-                }
+            if loops == 0
+                && let Some(al) = regions[c].uses_al_outside_loop
+            {
+                return Err(fail(
+                    al,
+                    &prog.instructions[al],
+                    v,
+                    "loop-register",
+                    "aL used in a subroutine called outside a loop",
+                ));
             }
         }
         depth[r] = d;

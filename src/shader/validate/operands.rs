@@ -314,10 +314,10 @@ fn index_in_range_count(
             p.level
         ),
     );
-    if file == RegisterFile::Temp {
-        if let Some(cap) = p.temps_cap {
-            err = err.with_cap(cap);
-        }
+    if file == RegisterFile::Temp
+        && let Some(cap) = p.temps_cap
+    {
+        err = err.with_cap(cap);
     }
     if file.is_float_const() && p.vs {
         err = err.with_cap("MaxVertexShaderConst");
@@ -400,18 +400,19 @@ fn check_src(
                 ),
             ));
         }
-        Role::Coord | Role::Sampler if !p.sm3 && !p.vs => {
-            if s.modifier != SrcModifier::None
-                || (sw != Swizzle::IDENTITY && !(r == Role::Coord && p.arbitrary_swizzle))
-            {
-                return Err(e(
-                    "texture-operand",
-                    format!(
-                        "{} texture operands take no modifier or swizzle",
-                        v.profile_name()
-                    ),
-                ));
-            }
+        Role::Coord | Role::Sampler
+            if !p.sm3
+                && !p.vs
+                && (s.modifier != SrcModifier::None
+                    || (sw != Swizzle::IDENTITY && !(r == Role::Coord && p.arbitrary_swizzle))) =>
+        {
+            return Err(e(
+                "texture-operand",
+                format!(
+                    "{} texture operands take no modifier or swizzle",
+                    v.profile_name()
+                ),
+            ));
         }
         _ => {}
     }
@@ -471,43 +472,34 @@ fn specific(p: &Profile, i: usize, ins: &Instruction, v: Version) -> Result<(), 
     let srcs = ins.srcs();
     let same_as_src = |n: usize| srcs.iter().take(n).any(|s| s.reg == d.reg);
     match ins.opcode {
-        SinCos => {
-            if d.reg.file != F::Temp || d.mask.0 & !0x3 != 0 {
-                return e("sincos", "sincos writes a temp with mask .x, .y or .xy");
-            }
+        SinCos if (d.reg.file != F::Temp || d.mask.0 & !0x3 != 0) => {
+            return e("sincos", "sincos writes a temp with mask .x, .y or .xy");
         }
-        Crs => {
-            if d.reg.file != F::Temp || d.mask.0 & !0x7 != 0 || same_as_src(2) {
-                return e(
-                    "crs",
-                    "crs writes a temp (mask within .xyz) different from its sources",
-                );
-            }
+        Crs if (d.reg.file != F::Temp || d.mask.0 & !0x7 != 0 || same_as_src(2)) => {
+            return e(
+                "crs",
+                "crs writes a temp (mask within .xyz) different from its sources",
+            );
         }
-        Sgn if !p.sm3 => {
-            if d.reg.file != F::Temp || same_as_src(3) {
-                return e("sgn", "sgn writes a temp different from its sources");
-            }
+        Sgn if !p.sm3 && (d.reg.file != F::Temp || same_as_src(3)) => {
+            return e("sgn", "sgn writes a temp different from its sources");
         }
-        M4x4 | M4x3 | M3x4 | M3x3 | M3x2 => {
-            if same_as_src(1)
+        M4x4 | M4x3 | M3x4 | M3x3 | M3x2
+            if (same_as_src(1)
                 || srcs.get(1).is_some_and(|s| {
                     s.swizzle != Swizzle::IDENTITY || s.modifier != SrcModifier::None
-                })
-            {
-                return e(
-                    "matrix",
-                    "matrix macros need a destination different from src0 and an unswizzled, unmodified matrix",
-                );
-            }
+                })) =>
+        {
+            return e(
+                "matrix",
+                "matrix macros need a destination different from src0 and an unswizzled, unmodified matrix",
+            );
         }
-        Tex | TexLdd | TexLdl if !p.sm3 && !p.vs => {
-            if d.reg.file != F::Temp || d.mask.0 != 0xF {
-                return e(
-                    "texture-operand",
-                    "ps_2_x texture results go to a temp with the full .xyzw mask",
-                );
-            }
+        Tex | TexLdd | TexLdl if !p.sm3 && !p.vs && (d.reg.file != F::Temp || d.mask.0 != 0xF) => {
+            return e(
+                "texture-operand",
+                "ps_2_x texture results go to a temp with the full .xyzw mask",
+            );
         }
         _ => {}
     }
