@@ -8,6 +8,8 @@ pub mod error;
 pub mod format;
 mod pipeline;
 pub mod resource;
+/// Shader bytecode toolchain: decode, validate, disassemble, assemble.
+pub mod shader;
 pub mod state;
 pub mod vertex;
 
