@@ -2,7 +2,6 @@
 //! 8, textures.md section 2.3). Every rejection names the cap or rule.
 
 use super::device::{Device, check_render_target_size};
-use super::shader::{PixelShader, ShaderInner, VertexShader};
 use crate::caps::check_format;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{Format, Layout, Pool, ResourceKind, Usage};
@@ -164,7 +163,7 @@ impl Device {
                 )));
             }
         }
-        if format.is_compressed() && (width % 4 != 0 || height % 4 != 0) {
+        if format.is_compressed() && (!width.is_multiple_of(4) || !height.is_multiple_of(4)) {
             return Err(Error::invalid_call(format!(
                 "{what}: {format:?} needs a width and height that are multiples of 4, got {width}x{height}"
             )));
@@ -213,7 +212,7 @@ impl Device {
                 "{what}: edge {edge} is not a power of two (D3DPTEXTURECAPS_CUBEMAP_POW2)"
             )));
         }
-        if format.is_compressed() && edge % 4 != 0 {
+        if format.is_compressed() && !edge.is_multiple_of(4) {
             return Err(Error::invalid_call(format!(
                 "{what}: {format:?} needs an edge that is a multiple of 4, got {edge}"
             )));
@@ -419,7 +418,7 @@ impl Device {
                 false,
             )
             .map_err(|e| Error::invalid_call(format!("{what}: {}", e.message())))?;
-            if format.is_compressed() && (width % 4 != 0 || height % 4 != 0) {
+            if format.is_compressed() && (!width.is_multiple_of(4) || !height.is_multiple_of(4)) {
                 return Err(Error::invalid_call(format!(
                     "{what}: {format:?} needs sizes that are multiples of 4, got {width}x{height}"
                 )));
@@ -466,15 +465,15 @@ impl Device {
             if e.decl_type == DeclType::Unused {
                 return bad(format!("element {i} has type D3DDECLTYPE_UNUSED"));
             }
-            if let Some(bit) = e.decl_type.cap_bit() {
-                if self.caps.decl_types.bits() & bit == 0 {
-                    return Err(Error::cap_missing(
-                        ErrorKind::InvalidCall,
-                        &format!("{what}: element {i} of type {:?}", e.decl_type),
-                        &format!("DeclTypes bit 0x{bit:X}"),
-                        self.level,
-                    ));
-                }
+            if let Some(bit) = e.decl_type.cap_bit()
+                && self.caps.decl_types.bits() & bit == 0
+            {
+                return Err(Error::cap_missing(
+                    ErrorKind::InvalidCall,
+                    &format!("{what}: element {i} of type {:?}", e.decl_type),
+                    &format!("DeclTypes bit 0x{bit:X}"),
+                    self.level,
+                ));
             }
             if e.method != DeclMethod::Default {
                 return bad(format!(
@@ -482,7 +481,7 @@ impl Device {
                     e.method
                 ));
             }
-            if e.offset % 4 != 0 {
+            if !e.offset.is_multiple_of(4) {
                 return bad(format!(
                     "element {i} offset {} is not DWORD-aligned",
                     e.offset
@@ -576,76 +575,5 @@ impl Device {
             })
             .collect::<Result<Vec<_>>>()?;
         self.create_vertex_declaration(&typed)
-    }
-
-    fn check_shader_tokens(&self, tokens: &[u32], pixel: bool) -> Result<u32> {
-        let call = if pixel {
-            "CreatePixelShader"
-        } else {
-            "CreateVertexShader"
-        };
-        let Some(&version) = tokens.first() else {
-            return Err(Error::invalid_call(format!("{call}: empty bytecode")));
-        };
-        let expected_type = if pixel { 0xFFFF } else { 0xFFFE };
-        if version >> 16 != expected_type {
-            return Err(Error::invalid_call(format!(
-                "{call}: version token 0x{version:08X} is not a {} shader",
-                if pixel { "pixel" } else { "vertex" }
-            )));
-        }
-        let (major, minor) = ((version >> 8) & 0xFF, version & 0xFF);
-        if major < 2 {
-            return Err(Error::not_available(format!(
-                "{call}: shader model {major}.{minor} bytecode cannot be run by warp9 (shader model 2.0 and 3.0 only)"
-            )));
-        }
-        let caps = if pixel { self.caps } else { self.vertex_caps() };
-        let limit = if pixel {
-            caps.pixel_shader_version
-        } else {
-            caps.vertex_shader_version
-        };
-        // A 2.x token (minor 1) counts as 2.0 with extensions checked by the validator.
-        let effective = if major == 2 { version & !0xFF } else { version };
-        if effective > limit {
-            return Err(Error::cap_exceeded(
-                ErrorKind::InvalidCall,
-                if pixel {
-                    "PixelShaderVersion"
-                } else {
-                    "VertexShaderVersion"
-                },
-                self.level,
-                format!("{}_{}", (limit >> 8) & 0xFF, limit & 0xFF),
-                format!("{major}_{minor}"),
-            ));
-        }
-        if tokens.last() != Some(&0x0000_FFFF) {
-            return Err(Error::invalid_call(format!(
-                "{call}: bytecode does not end with the end token 0x0000FFFF"
-            )));
-        }
-        Ok(version)
-    }
-
-    /// `CreateVertexShader` from bytecode (vs_2_0, vs_2_x, vs_3_0 within VertexShaderVersion).
-    pub fn create_vertex_shader(&mut self, tokens: &[u32]) -> Result<VertexShader> {
-        let version = self.check_shader_tokens(tokens, false)?;
-        Ok(VertexShader(std::sync::Arc::new(ShaderInner {
-            id: crate::resource::next_resource_id(),
-            tokens: tokens.to_vec(),
-            version,
-        })))
-    }
-
-    /// `CreatePixelShader` from bytecode (ps_2_0, ps_2_x, ps_3_0 within PixelShaderVersion).
-    pub fn create_pixel_shader(&mut self, tokens: &[u32]) -> Result<PixelShader> {
-        let version = self.check_shader_tokens(tokens, true)?;
-        Ok(PixelShader(std::sync::Arc::new(ShaderInner {
-            id: crate::resource::next_resource_id(),
-            tokens: tokens.to_vec(),
-            version,
-        })))
     }
 }

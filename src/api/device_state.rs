@@ -129,11 +129,6 @@ impl DeviceState {
         self.render[key.raw() as usize]
     }
 
-    /// A render state decoded as `T` (None if the stored DWORD is not a `T`).
-    pub(crate) fn rs_as<T: StateValue>(&self, key: RenderStateType) -> Option<T> {
-        T::from_raw(self.rs(key))
-    }
-
     /// A render state read as a bool (any non-zero DWORD is TRUE).
     pub(crate) fn rs_bool(&self, key: RenderStateType) -> bool {
         self.rs(key) != 0
@@ -153,10 +148,6 @@ impl Bits {
         if let Some(w) = self.0.get_mut(i / 64) {
             *w |= 1 << (i % 64);
         }
-    }
-
-    pub(crate) fn get(&self, i: usize) -> bool {
-        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
     pub(crate) fn fill(&mut self, n: usize) {

@@ -2,6 +2,7 @@
 //! present. This is the only layer that validates; everything below it
 //! takes validated types.
 
+mod copy;
 mod create;
 mod desc;
 mod device;

@@ -1,14 +1,24 @@
-//! Shader objects (`IDirect3DVertexShader9`, `IDirect3DPixelShader9`).
+//! Shader objects (`IDirect3DVertexShader9`, `IDirect3DPixelShader9`):
+//! bytecode decoded and validated once, at creation, against the device's
+//! caps; later stages take the decoded program.
 
 use std::sync::Arc;
+
+use super::device::Device;
+use crate::caps::{Caps, FeatureLevel};
+use crate::error::{Error, ErrorKind, Result};
+use crate::shader::limits::{Ps20Caps, Vs20Caps};
+use crate::shader::{
+    ConstantTable, Program, ShaderError, ShaderErrorKind, ShaderInfo, ShaderLimits, ShaderType,
+};
 
 /// What the device keeps of a created shader.
 #[derive(Debug)]
 pub(crate) struct ShaderInner {
-    pub(crate) id: u64,
     pub(crate) tokens: Vec<u32>,
-    /// The version token (`0xFFFE....` vertex, `0xFFFF....` pixel).
-    pub(crate) version: u32,
+    pub(crate) program: Program,
+    pub(crate) info: ShaderInfo,
+    pub(crate) constants: Option<ConstantTable>,
 }
 
 /// A created vertex shader: a cheap, clonable handle.
@@ -29,11 +39,27 @@ macro_rules! shader_api {
 
             /// The version token (`D3DVS_VERSION` / `D3DPS_VERSION`).
             pub fn version(&self) -> u32 {
-                self.0.version
+                self.0.tokens.first().copied().unwrap_or(0)
             }
 
-            pub(crate) fn id(&self) -> u64 {
-                self.0.id
+            /// The decoded program.
+            pub fn program(&self) -> &Program {
+                &self.0.program
+            }
+
+            /// What validation learnt about the program (registers, samplers, semantics...).
+            pub fn info(&self) -> &ShaderInfo {
+                &self.0.info
+            }
+
+            /// The constant table fxc embedded (CTAB), so constants can be set by name.
+            pub fn constant_table(&self) -> Option<&ConstantTable> {
+                self.0.constants.as_ref()
+            }
+
+            /// Whether two handles name the same shader.
+            pub fn same(&self, other: &$t) -> bool {
+                Arc::ptr_eq(&self.0, &other.0)
             }
         }
     };
@@ -41,3 +67,90 @@ macro_rules! shader_api {
 
 shader_api!(VertexShader);
 shader_api!(PixelShader);
+
+impl Caps {
+    /// The limits shader validation holds programs against at `level`.
+    pub fn shader_limits(&self, level: FeatureLevel, software_vp: bool) -> ShaderLimits {
+        let non_negative = |v: i32| u32::try_from(v).unwrap_or(0);
+        ShaderLimits {
+            vertex_shader_version: self.vertex_shader_version,
+            pixel_shader_version: self.pixel_shader_version,
+            max_vertex_shader_const: self.max_vertex_shader_const,
+            vs20: Vs20Caps {
+                caps: self.vs20_caps.caps.bits(),
+                dynamic_flow_control_depth: non_negative(self.vs20_caps.dynamic_flow_control_depth),
+                num_temps: non_negative(self.vs20_caps.num_temps),
+                static_flow_control_depth: non_negative(self.vs20_caps.static_flow_control_depth),
+            },
+            ps20: Ps20Caps {
+                caps: self.ps20_caps.caps.bits(),
+                dynamic_flow_control_depth: non_negative(self.ps20_caps.dynamic_flow_control_depth),
+                num_temps: non_negative(self.ps20_caps.num_temps),
+                static_flow_control_depth: non_negative(self.ps20_caps.static_flow_control_depth),
+                num_instruction_slots: non_negative(self.ps20_caps.num_instruction_slots),
+            },
+            max_vertex_shader30_instruction_slots: self.max_vertex_shader30_instruction_slots,
+            max_pixel_shader30_instruction_slots: self.max_pixel_shader30_instruction_slots,
+            software_vertex_processing: software_vp,
+            level_name: level.name(),
+        }
+    }
+}
+
+/// Maps a toolchain error to the device's: cannot-run is NotAvailable, the rest InvalidCall.
+pub(crate) fn shader_error(call: &str, e: ShaderError) -> Error {
+    let kind = match e.kind {
+        ShaderErrorKind::NotAvailable => ErrorKind::NotAvailable,
+        _ => ErrorKind::InvalidCall,
+    };
+    Error::new(kind, format!("{call}: {e}"))
+}
+
+impl Device {
+    fn create_shader(&self, tokens: &[u32], pixel: bool) -> Result<Arc<ShaderInner>> {
+        let call = if pixel {
+            "CreatePixelShader"
+        } else {
+            "CreateVertexShader"
+        };
+        let program = crate::shader::decode(tokens).map_err(|e| shader_error(call, e))?;
+        let is_pixel = program.version.shader_type == ShaderType::Pixel;
+        if is_pixel != pixel {
+            return Err(Error::invalid_call(format!(
+                "{call}: the bytecode is a {} shader",
+                if is_pixel { "pixel" } else { "vertex" }
+            )));
+        }
+        if program.version.major < 2 {
+            return Err(Error::not_available(format!(
+                "{call}: shader model {}.{} decodes and disassembles, but warp9 runs shader models 2.0 and 3.0 only",
+                program.version.major, program.version.minor
+            )));
+        }
+        // Pixel shaders are held against the level; vertex shaders against
+        // the caps of the current vertex processing (software: vs_3_0, 8192 constants).
+        let caps = if pixel { self.caps } else { self.vertex_caps() };
+        let limits = caps.shader_limits(self.level, !pixel && self.software_vp);
+        let info = crate::shader::validate(&program, &limits).map_err(|e| shader_error(call, e))?;
+        let constants = program.constant_table().ok().flatten();
+        Ok(Arc::new(ShaderInner {
+            tokens: tokens.to_vec(),
+            program,
+            info,
+            constants,
+        }))
+    }
+
+    /// `CreateVertexShader`: decodes and validates the bytecode against the
+    /// vertex caps (VertexShaderVersion, VS20Caps, constants, slots).
+    /// Shader model 1 bytecode is `NotAvailable`.
+    pub fn create_vertex_shader(&mut self, tokens: &[u32]) -> Result<VertexShader> {
+        Ok(VertexShader(self.create_shader(tokens, false)?))
+    }
+
+    /// `CreatePixelShader`: decodes and validates the bytecode against the
+    /// level (PixelShaderVersion, PS20Caps, slots). Shader model 1 is `NotAvailable`.
+    pub fn create_pixel_shader(&mut self, tokens: &[u32]) -> Result<PixelShader> {
+        Ok(PixelShader(self.create_shader(tokens, true)?))
+    }
+}

@@ -405,17 +405,17 @@ impl Device {
                 stride,
             ));
         }
-        if offset % 4 != 0 {
+        if !offset.is_multiple_of(4) {
             return Err(Error::invalid_call(format!(
                 "SetStreamSource: offset {offset} is not a multiple of 4"
             )));
         }
-        if let Some(b) = buffer {
-            if b.desc().pool == Pool::Scratch {
-                return Err(Error::invalid_call(
-                    "SetStreamSource: a D3DPOOL_SCRATCH buffer cannot be bound",
-                ));
-            }
+        if let Some(b) = buffer
+            && b.desc().pool == Pool::Scratch
+        {
+            return Err(Error::invalid_call(
+                "SetStreamSource: a D3DPOOL_SCRATCH buffer cannot be bound",
+            ));
         }
         let buffer = buffer.cloned();
         self.target(|s, m| {

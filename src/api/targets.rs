@@ -97,12 +97,12 @@ impl Device {
 
     /// `SetDepthStencilSurface` (None: no depth buffer).
     pub fn set_depth_stencil_surface(&mut self, surface: Option<&Surface>) -> Result<()> {
-        if let Some(s) = surface {
-            if !s.desc().usage.contains(Usage::DEPTHSTENCIL) {
-                return Err(Error::invalid_call(
-                    "SetDepthStencilSurface: the surface was not created with D3DUSAGE_DEPTHSTENCIL",
-                ));
-            }
+        if let Some(s) = surface
+            && !s.desc().usage.contains(Usage::DEPTHSTENCIL)
+        {
+            return Err(Error::invalid_call(
+                "SetDepthStencilSurface: the surface was not created with D3DUSAGE_DEPTHSTENCIL",
+            ));
         }
         self.depth_stencil = surface.cloned();
         Ok(())
@@ -173,25 +173,25 @@ impl Device {
                 fill_surface(rt, &areas, |px| encode_color(rt.desc().format, rgba, px));
             }
         }
-        if flags.intersects(ClearFlags::ZBUFFER | ClearFlags::STENCIL) {
-            if let Some(ds) = &self.depth_stencil {
-                let format = ds.desc().format;
-                let both = flags.contains(ClearFlags::ZBUFFER | ClearFlags::STENCIL);
-                fill_surface(ds, &areas, |px| {
-                    if both {
-                        encode_depth_stencil(format, z, stencil, px);
+        if flags.intersects(ClearFlags::ZBUFFER | ClearFlags::STENCIL)
+            && let Some(ds) = &self.depth_stencil
+        {
+            let format = ds.desc().format;
+            let both = flags.contains(ClearFlags::ZBUFFER | ClearFlags::STENCIL);
+            fill_surface(ds, &areas, |px| {
+                if both {
+                    encode_depth_stencil(format, z, stencil, px);
+                } else {
+                    let (old_z, old_s) = crate::format::decode_depth_stencil(format, px);
+                    if flags.contains(ClearFlags::ZBUFFER) {
+                        // Keep the stored stencil.
+                        encode_depth_stencil(format, z, old_s, px);
                     } else {
-                        let (old_z, old_s) = crate::format::decode_depth_stencil(format, px);
-                        if flags.contains(ClearFlags::ZBUFFER) {
-                            // Keep the stored stencil.
-                            encode_depth_stencil(format, z, old_s, px);
-                        } else {
-                            // Keep the stored depth bits exactly.
-                            keep_depth_set_stencil(format, px, stencil, old_z);
-                        }
+                        // Keep the stored depth bits exactly.
+                        keep_depth_set_stencil(format, px, stencil, old_z);
                     }
-                });
-            }
+                }
+            });
         }
         Ok(())
     }

@@ -84,7 +84,7 @@ const fn check_fits(c: Caps) {
     assert!(c.max_texture_blend_stages as usize <= MAX_TEXTURE_STAGES);
     assert!(c.max_simultaneous_textures as usize <= MAX_TEXTURE_STAGES);
     assert!(c.max_user_clip_planes as usize <= MAX_CLIP_PLANES);
-    assert!(c.max_vertex_blend_matrix_index as usize + 1 <= MAX_WORLD_MATRICES);
+    assert!((c.max_vertex_blend_matrix_index as usize) < MAX_WORLD_MATRICES);
     assert!(c.max_vertex_blend_matrices as usize <= 4);
     assert!(c.max_vertex_shader_const as usize <= MAX_VS_CONST_F);
     assert!(c.max_active_lights == u32::MAX || c.max_active_lights as usize <= MAX_HW_LIGHTS);

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use bitflags::bitflags;
 
-use super::storage::{Locked, MemoryTracker, Storage, next_id};
+use super::storage::{Locked, MemoryTracker, Storage};
 use crate::error::{Error, Result};
 use crate::format::{Format, Pool, Usage};
 
@@ -44,7 +44,6 @@ pub struct BufferDesc {
 
 #[derive(Debug)]
 pub(crate) struct BufferInner {
-    pub(crate) id: u64,
     pub(crate) desc: BufferDesc,
     pub(crate) storage: Storage,
 }
@@ -52,7 +51,6 @@ pub(crate) struct BufferInner {
 impl BufferInner {
     fn new(tracker: &Arc<MemoryTracker>, desc: BufferDesc, what: &str) -> Result<Arc<Self>> {
         Ok(Arc::new(BufferInner {
-            id: next_id(),
             storage: Storage::new(tracker, desc.size as usize, what)?,
             desc,
         }))
@@ -129,10 +127,6 @@ macro_rules! buffer_handle {
             /// Whether two handles name the same buffer.
             pub fn same(&self, other: &$name) -> bool {
                 Arc::ptr_eq(&self.0, &other.0)
-            }
-
-            pub(crate) fn id(&self) -> u64 {
-                self.0.id
             }
         }
     };

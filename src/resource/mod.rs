@@ -19,8 +19,3 @@ pub use surface::{
 pub use texture::{
     BaseTexture, CubeFace, CubeTexture, Texture, TextureDesc, VolumeTexture, full_chain, mip_extent,
 };
-
-/// A fresh process-wide id for an object that state bindings compare by identity.
-pub(crate) fn next_resource_id() -> u64 {
-    storage::next_id()
-}

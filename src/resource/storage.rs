@@ -108,11 +108,6 @@ impl Storage {
         })
     }
 
-    /// The size in bytes.
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
     fn guard(&self) -> MutexGuard<'_, Arc<Vec<u8>>> {
         // A panic elsewhere while holding the lock leaves the bytes valid; keep using them.
         self.bytes.lock().unwrap_or_else(|e| e.into_inner())

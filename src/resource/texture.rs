@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::storage::{MemoryTracker, next_id};
+use super::storage::MemoryTracker;
 use super::surface::{Box3, Surface, SurfaceDesc, SurfaceKind, Volume, VolumeDesc};
 use crate::error::{Error, Result};
 use crate::format::{Format, Pool, Usage};
@@ -76,7 +76,6 @@ pub const fn full_chain(max_extent: u32) -> u32 {
 
 #[derive(Debug)]
 struct TextureCommon {
-    id: u64,
     desc: TextureDesc,
     /// The dirty region in level-0 coordinates (None = clean). New textures are entirely dirty.
     dirty: Mutex<Option<Box3>>,
@@ -87,7 +86,6 @@ struct TextureCommon {
 impl TextureCommon {
     fn new(desc: TextureDesc) -> TextureCommon {
         TextureCommon {
-            id: next_id(),
             desc,
             dirty: Mutex::new(Some(full_box(&desc))),
             autogen_filter: Mutex::new(TextureFilter::Linear),
@@ -189,10 +187,6 @@ macro_rules! texture_common_api {
                 .autogen_filter
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-        }
-
-        pub(crate) fn id(&self) -> u64 {
-            self.0.common.id
         }
 
         pub(crate) fn take_dirty(&self) -> Option<Box3> {
@@ -429,14 +423,6 @@ impl BaseTexture {
             BaseTexture::Texture(t) => t.desc(),
             BaseTexture::Cube(t) => t.desc(),
             BaseTexture::Volume(t) => t.desc(),
-        }
-    }
-
-    pub(crate) fn id(&self) -> u64 {
-        match self {
-            BaseTexture::Texture(t) => t.id(),
-            BaseTexture::Cube(t) => t.id(),
-            BaseTexture::Volume(t) => t.id(),
         }
     }
 }

@@ -225,7 +225,6 @@ impl VertexElement {
 
 #[derive(Debug)]
 pub(crate) struct DeclInner {
-    pub(crate) id: u64,
     pub(crate) elements: Vec<VertexElement>,
     /// The FVF this declaration is equivalent to (0 if none).
     pub(crate) fvf: u32,
@@ -237,11 +236,7 @@ pub struct VertexDeclaration(pub(crate) Arc<DeclInner>);
 
 impl VertexDeclaration {
     pub(crate) fn new(elements: Vec<VertexElement>, fvf: u32) -> VertexDeclaration {
-        VertexDeclaration(Arc::new(DeclInner {
-            id: crate::resource::next_resource_id(),
-            elements,
-            fvf,
-        }))
+        VertexDeclaration(Arc::new(DeclInner { elements, fvf }))
     }
 
     /// The elements (without the D3DDECL_END marker).
@@ -260,10 +255,6 @@ impl VertexDeclaration {
             .elements
             .iter()
             .any(|e| e.usage == DeclUsage::PositionT)
-    }
-
-    pub(crate) fn id(&self) -> u64 {
-        self.0.id
     }
 }
 
