@@ -107,10 +107,6 @@ impl Fvf {
         if self.contains(Fvf::LASTBETA_UBYTE4) && self.contains(Fvf::LASTBETA_D3DCOLOR) {
             return bad("both LASTBETA flags");
         }
-        let unused_sizes = bits >> (16 + 2 * self.tex_count());
-        if self.tex_count() < 8 && unused_sizes != 0 {
-            return bad("texture sizes are set for sets the FVF does not have");
-        }
         Ok(())
     }
 
