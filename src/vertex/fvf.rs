@@ -224,11 +224,13 @@ mod tests {
                 .validate()
                 .is_err()
         );
+        // Sizes of sets the FVF does not have are ignored, as D3D9 does.
         assert!(
             (Fvf::XYZ | Fvf::TEX1 | Fvf::texcoord_size(3, 1))
                 .validate()
-                .is_err()
+                .is_ok()
         );
+        assert!(Fvf::from_bits_retain(0x6002).validate().is_err());
         assert!((Fvf::XYZW | Fvf::TEX8).validate().is_ok());
     }
 }
