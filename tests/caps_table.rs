@@ -312,7 +312,7 @@ fn check_level(level: FeatureLevel, table: &[(&str, V); 69]) {
     for (member, (name, expected)) in members.iter().zip(table) {
         assert_eq!(member.name, *name, "member order at level {level}");
         let ok = match (member.value, *expected) {
-            (CapValue::U32(got), U(want)) => got == want,
+            (CapValue::U32(got) | CapValue::Flags(got), U(want)) => got == want,
             (CapValue::F32(got), F(want)) => got.to_bits() == want.to_bits(),
             (CapValue::Vs20(got), Vs(want)) => {
                 [
@@ -374,7 +374,7 @@ fn d3d11_levels_have_no_caps() {
 
 fn member(c: &Caps, name: &str) -> u32 {
     match c.members().iter().find(|m| m.name == name).map(|m| m.value) {
-        Some(CapValue::U32(v)) => v,
+        Some(CapValue::U32(v) | CapValue::Flags(v)) => v,
         other => panic!("{name} is not a DWORD member: {other:?}"),
     }
 }

@@ -114,10 +114,12 @@ impl Device {
         let mut tried = String::new();
         for &driver in drivers {
             if driver == DriverType::Hardware {
-                let _ = write!(
-                    tried,
-                    "; hardware at every level: NotAvailable (warp9 has no GPU backend)"
-                );
+                for &level in levels {
+                    let _ = write!(
+                        tried,
+                        "; hardware at {level}: D3DERR_NOTAVAILABLE (warp9 has no GPU backend)"
+                    );
+                }
                 continue;
             }
             for &level in levels {

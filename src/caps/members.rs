@@ -8,8 +8,10 @@ use super::{Caps, PixelShaderCaps20, VertexShaderCaps20};
 /// The value of one D3DCAPS9 member.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CapValue {
-    /// A DWORD / UINT member (flag members as their integer value).
+    /// A DWORD / UINT count or limit.
     U32(u32),
+    /// A flag member (or version token): a bit set, shown in hex.
+    Flags(u32),
     /// A float member.
     F32(f32),
     /// `VS20Caps`.
@@ -23,7 +25,7 @@ impl CapValue {
     /// caps as objects with their D3D9 member names.
     pub fn to_json(self) -> Value {
         match self {
-            CapValue::U32(v) => json!(v),
+            CapValue::U32(v) | CapValue::Flags(v) => json!(v),
             // Print the f32 as its shortest decimal, not the widened f64's digits.
             CapValue::F32(v) => {
                 let parsed: f64 = format!("{v:?}").parse().unwrap_or(f64::from(v));
@@ -49,7 +51,7 @@ impl CapValue {
 impl std::fmt::Display for CapValue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CapValue::U32(v) if *v > 0xFFFF => write!(f, "0x{v:08X}"),
+            CapValue::Flags(v) => write!(f, "0x{v:08X}"),
             CapValue::U32(v) => write!(f, "{v}"),
             CapValue::F32(v) => write!(f, "{v:?}"),
             CapValue::Vs20(v) => write!(
@@ -85,43 +87,46 @@ pub struct CapsMember {
 impl Caps {
     /// All 69 members in D3DCAPS9 order under their D3D9 names.
     pub fn members(&self) -> [CapsMember; 69] {
-        use CapValue::{F32, U32};
+        use CapValue::{F32, Flags, U32};
         let m = |name, value| CapsMember { name, value };
         [
             m("DeviceType", U32(self.device_type)),
             m("AdapterOrdinal", U32(self.adapter_ordinal)),
-            m("Caps", U32(self.caps.bits())),
-            m("Caps2", U32(self.caps2.bits())),
-            m("Caps3", U32(self.caps3.bits())),
+            m("Caps", Flags(self.caps.bits())),
+            m("Caps2", Flags(self.caps2.bits())),
+            m("Caps3", Flags(self.caps3.bits())),
             m(
                 "PresentationIntervals",
-                U32(self.presentation_intervals.bits()),
+                Flags(self.presentation_intervals.bits()),
             ),
-            m("CursorCaps", U32(self.cursor_caps.bits())),
-            m("DevCaps", U32(self.dev_caps.bits())),
-            m("PrimitiveMiscCaps", U32(self.primitive_misc_caps.bits())),
-            m("RasterCaps", U32(self.raster_caps.bits())),
-            m("ZCmpCaps", U32(self.z_cmp_caps.bits())),
-            m("SrcBlendCaps", U32(self.src_blend_caps.bits())),
-            m("DestBlendCaps", U32(self.dest_blend_caps.bits())),
-            m("AlphaCmpCaps", U32(self.alpha_cmp_caps.bits())),
-            m("ShadeCaps", U32(self.shade_caps.bits())),
-            m("TextureCaps", U32(self.texture_caps.bits())),
-            m("TextureFilterCaps", U32(self.texture_filter_caps.bits())),
+            m("CursorCaps", Flags(self.cursor_caps.bits())),
+            m("DevCaps", Flags(self.dev_caps.bits())),
+            m("PrimitiveMiscCaps", Flags(self.primitive_misc_caps.bits())),
+            m("RasterCaps", Flags(self.raster_caps.bits())),
+            m("ZCmpCaps", Flags(self.z_cmp_caps.bits())),
+            m("SrcBlendCaps", Flags(self.src_blend_caps.bits())),
+            m("DestBlendCaps", Flags(self.dest_blend_caps.bits())),
+            m("AlphaCmpCaps", Flags(self.alpha_cmp_caps.bits())),
+            m("ShadeCaps", Flags(self.shade_caps.bits())),
+            m("TextureCaps", Flags(self.texture_caps.bits())),
+            m("TextureFilterCaps", Flags(self.texture_filter_caps.bits())),
             m(
                 "CubeTextureFilterCaps",
-                U32(self.cube_texture_filter_caps.bits()),
+                Flags(self.cube_texture_filter_caps.bits()),
             ),
             m(
                 "VolumeTextureFilterCaps",
-                U32(self.volume_texture_filter_caps.bits()),
+                Flags(self.volume_texture_filter_caps.bits()),
             ),
-            m("TextureAddressCaps", U32(self.texture_address_caps.bits())),
+            m(
+                "TextureAddressCaps",
+                Flags(self.texture_address_caps.bits()),
+            ),
             m(
                 "VolumeTextureAddressCaps",
-                U32(self.volume_texture_address_caps.bits()),
+                Flags(self.volume_texture_address_caps.bits()),
             ),
-            m("LineCaps", U32(self.line_caps.bits())),
+            m("LineCaps", Flags(self.line_caps.bits())),
             m("MaxTextureWidth", U32(self.max_texture_width)),
             m("MaxTextureHeight", U32(self.max_texture_height)),
             m("MaxVolumeExtent", U32(self.max_volume_extent)),
@@ -134,9 +139,9 @@ impl Caps {
             m("GuardBandRight", F32(self.guard_band_right)),
             m("GuardBandBottom", F32(self.guard_band_bottom)),
             m("ExtentsAdjust", F32(self.extents_adjust)),
-            m("StencilCaps", U32(self.stencil_caps.bits())),
-            m("FVFCaps", U32(self.fvf_caps.bits())),
-            m("TextureOpCaps", U32(self.texture_op_caps.bits())),
+            m("StencilCaps", Flags(self.stencil_caps.bits())),
+            m("FVFCaps", Flags(self.fvf_caps.bits())),
+            m("TextureOpCaps", Flags(self.texture_op_caps.bits())),
             m("MaxTextureBlendStages", U32(self.max_texture_blend_stages)),
             m(
                 "MaxSimultaneousTextures",
@@ -144,7 +149,7 @@ impl Caps {
             ),
             m(
                 "VertexProcessingCaps",
-                U32(self.vertex_processing_caps.bits()),
+                Flags(self.vertex_processing_caps.bits()),
             ),
             m("MaxActiveLights", U32(self.max_active_lights)),
             m("MaxUserClipPlanes", U32(self.max_user_clip_planes)),
@@ -161,11 +166,11 @@ impl Caps {
             m("MaxVertexIndex", U32(self.max_vertex_index)),
             m("MaxStreams", U32(self.max_streams)),
             m("MaxStreamStride", U32(self.max_stream_stride)),
-            m("VertexShaderVersion", U32(self.vertex_shader_version)),
+            m("VertexShaderVersion", Flags(self.vertex_shader_version)),
             m("MaxVertexShaderConst", U32(self.max_vertex_shader_const)),
-            m("PixelShaderVersion", U32(self.pixel_shader_version)),
+            m("PixelShaderVersion", Flags(self.pixel_shader_version)),
             m("PixelShader1xMaxValue", F32(self.pixel_shader_1x_max_value)),
-            m("DevCaps2", U32(self.dev_caps2.bits())),
+            m("DevCaps2", Flags(self.dev_caps2.bits())),
             m(
                 "MaxNpatchTessellationLevel",
                 F32(self.max_npatch_tessellation_level),
@@ -177,17 +182,17 @@ impl Caps {
                 "NumberOfAdaptersInGroup",
                 U32(self.number_of_adapters_in_group),
             ),
-            m("DeclTypes", U32(self.decl_types.bits())),
+            m("DeclTypes", Flags(self.decl_types.bits())),
             m("NumSimultaneousRTs", U32(self.num_simultaneous_rts)),
             m(
                 "StretchRectFilterCaps",
-                U32(self.stretch_rect_filter_caps.bits()),
+                Flags(self.stretch_rect_filter_caps.bits()),
             ),
             m("VS20Caps", CapValue::Vs20(self.vs20_caps)),
             m("PS20Caps", CapValue::Ps20(self.ps20_caps)),
             m(
                 "VertexTextureFilterCaps",
-                U32(self.vertex_texture_filter_caps.bits()),
+                Flags(self.vertex_texture_filter_caps.bits()),
             ),
             m(
                 "MaxVShaderInstructionsExecuted",
