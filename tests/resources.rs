@@ -262,8 +262,10 @@ fn present_converts_through_the_gamma_ramp() {
     let mut out = vec![0u32; 32];
     d.present_into(&mut out).unwrap();
     assert!(out.iter().all(|&p| p == 0xFF40_80C0), "{:08X}", out[0]);
-    let mut ramp = GammaRamp::default();
-    ramp.red = std::array::from_fn(|i| (255 - i as u16) * 257);
+    let ramp = GammaRamp {
+        red: std::array::from_fn(|i| (255 - i as u16) * 257),
+        ..GammaRamp::default()
+    };
     d.set_gamma_ramp(&ramp);
     d.present_into(&mut out).unwrap();
     assert_eq!(out[0], 0xFFBF_80C0);
