@@ -10,6 +10,8 @@ mod pipeline;
 pub mod resource;
 /// Shader bytecode toolchain: decode, validate, disassemble, assemble.
 pub mod shader;
+/// 8-lane SIMD vectors with run-time backend dispatch (portable `wide`, AVX2).
+pub mod simd;
 pub mod state;
 pub mod vertex;
 
