@@ -54,11 +54,11 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
     /// Every lane `v`.
     fn splat(self, v: f32) -> Self::F;
     /// Lanes from an array (lane i = `a[i]`).
-    fn from_f(self, a: [f32; 8]) -> Self::F;
+    fn f32s(self, a: [f32; 8]) -> Self::F;
     /// Every lane `v`.
     fn splat_i(self, v: i32) -> Self::I;
     /// Lanes from an array (lane i = `a[i]`).
-    fn from_i(self, a: [i32; 8]) -> Self::I;
+    fn i32s(self, a: [i32; 8]) -> Self::I;
     /// Lanes from the first 8 `u32`s of `s` (as bit patterns). Panics if `s` is shorter.
     fn load_u32(self, s: &[u32]) -> Self::I;
     /// A mask whose lane i is set when bit i of `bits` is.
@@ -146,7 +146,7 @@ pub trait IntV:
     /// Conversion to f32 (round to nearest even).
     fn to_f32(self) -> Self::F;
     /// Reinterprets the bits as f32.
-    fn from_bits(self) -> Self::F;
+    fn cast_f32(self) -> Self::F;
 }
 
 /// Eight lane masks.
@@ -202,10 +202,8 @@ impl Backend {
     /// The AVX2 backend if `want_avx2` and the CPU has it, else portable.
     pub fn new(want_avx2: bool) -> Backend {
         #[cfg(target_arch = "x86_64")]
-        if want_avx2 {
-            if let Some(t) = Avx2::detect() {
-                return Backend::Avx2(t);
-            }
+        if want_avx2 && let Some(t) = Avx2::detect() {
+            return Backend::Avx2(t);
         }
         let _ = want_avx2;
         Backend::Portable

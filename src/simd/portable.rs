@@ -34,7 +34,7 @@ impl Simd for Portable {
         PF(f32x8::splat(v))
     }
     #[inline(always)]
-    fn from_f(self, a: [f32; 8]) -> PF {
+    fn f32s(self, a: [f32; 8]) -> PF {
         PF(f32x8::from(a))
     }
     #[inline(always)]
@@ -42,7 +42,7 @@ impl Simd for Portable {
         PI(i32x8::splat(v))
     }
     #[inline(always)]
-    fn from_i(self, a: [i32; 8]) -> PI {
+    fn i32s(self, a: [i32; 8]) -> PI {
         PI(i32x8::from(a))
     }
     #[inline(always)]
@@ -240,7 +240,7 @@ impl IntV for PI {
         PF(self.0.round_float())
     }
     #[inline(always)]
-    fn from_bits(self) -> PF {
+    fn cast_f32(self) -> PF {
         PF(bytemuck::cast(self.0))
     }
 }

@@ -15,8 +15,8 @@ impl Kernel for Battery {
     type Output = Vec<u32>;
     #[inline(always)]
     fn run<S: Simd>(self, s: S) -> Vec<u32> {
-        let (a, b) = (s.from_f(self.a), s.from_f(self.b));
-        let (i, j) = (s.from_i(self.i), s.from_i(self.j));
+        let (a, b) = (s.f32s(self.a), s.f32s(self.b));
+        let (i, j) = (s.i32s(self.i), s.i32s(self.j));
         let mut out = Vec::new();
         let mut f = |v: S::F| out.extend(v.to_array().map(f32::to_bits));
         f(a + b);
@@ -29,7 +29,7 @@ impl Kernel for Battery {
         f(a.sqrt());
         f(i.to_f32());
         f(a.lt(b).select_f(a, b));
-        f(i.from_bits());
+        f(i.cast_f32());
         let mut g = |v: S::I| out.extend(v.to_array().map(|x| x as u32));
         g(a.to_i32());
         g(a.to_bits());
@@ -108,9 +108,9 @@ fn backends_agree_bit_for_bit() {
     for round in 0..2000 {
         let mut fl = || {
             let r = xorshift(&mut st);
-            if round % 3 == 0 && r % 4 == 0 {
+            if round % 3 == 0 && r.is_multiple_of(4) {
                 special(r >> 8)
-            } else if r % 2 == 0 {
+            } else if r.is_multiple_of(2) {
                 (r >> 8) as f32 / (1 << 24) as f32
             } else {
                 f32::from_bits(xorshift(&mut st))
@@ -171,7 +171,7 @@ fn depth_quantisation_matches_format_encoding() {
             type Output = ([i32; 8], [i32; 8]);
             #[inline(always)]
             fn run<S: Simd>(self, s: S) -> Self::Output {
-                let z = s.from_f(self.0);
+                let z = s.f32s(self.0);
                 (s.unorm_f64(z, 24).to_array(), s.unorm_f64(z, 16).to_array())
             }
         }

@@ -79,7 +79,7 @@ impl Simd for Avx2 {
         AF(avx!(_mm256_set1_ps(v)))
     }
     #[inline(always)]
-    fn from_f(self, a: [f32; 8]) -> AF {
+    fn f32s(self, a: [f32; 8]) -> AF {
         // SAFETY: AVX2 is present (token); `a` is 8 readable f32s, unaligned load.
         AF(unsafe { _mm256_loadu_ps(a.as_ptr()) })
     }
@@ -88,7 +88,7 @@ impl Simd for Avx2 {
         AI(avx!(_mm256_set1_epi32(v)))
     }
     #[inline(always)]
-    fn from_i(self, a: [i32; 8]) -> AI {
+    fn i32s(self, a: [i32; 8]) -> AI {
         // SAFETY: AVX2 is present (token); `a` is 32 readable bytes, unaligned load.
         AI(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) })
     }
@@ -289,7 +289,7 @@ impl IntV for AI {
         AF(avx!(_mm256_cvtepi32_ps(self.0)))
     }
     #[inline(always)]
-    fn from_bits(self) -> AF {
+    fn cast_f32(self) -> AF {
         AF(avx!(_mm256_castsi256_ps(self.0)))
     }
 }
