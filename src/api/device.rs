@@ -77,6 +77,12 @@ fn resolve_simd(choice: SimdChoice) -> SimdChoice {
             false
         }
     };
+    // WARP9_SIMD=portable|avx2 overrides the description (benchmarks, bug hunts).
+    let choice = match std::env::var("WARP9_SIMD").as_deref() {
+        Ok("portable") => SimdChoice::Portable,
+        Ok("avx2") => SimdChoice::Avx2,
+        _ => choice,
+    };
     match choice {
         SimdChoice::Auto | SimdChoice::Avx2 if avx2 => SimdChoice::Avx2,
         _ => SimdChoice::Portable,

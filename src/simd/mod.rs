@@ -1,0 +1,236 @@
+//! SIMD: 8-lane vectors behind one trait, with a portable backend (`wide`)
+//! and an AVX2 backend (`core::arch`), chosen at run time.
+//!
+//! This is the only module that names `wide` or `core::arch`. Hot kernels
+//! (rasterizer, output merger, shader interpreter, sampler) are written once,
+//! generic over [`Simd`], and entered through [`dispatch`], which runs them
+//! inside a `#[target_feature(enable = "avx2")]` trampoline when the AVX2
+//! backend is selected, so the generic code is compiled with AVX2 there.
+//!
+//! Invariants (every backend, every operation):
+//! - **Bit-identical results.** Every operation is defined lane by lane with
+//!   IEEE-754 single precision, round-to-nearest-even, and no fused
+//!   multiply-add, no approximate reciprocal or square root. `min`/`max` are
+//!   defined as `a < b ? a : b` / `a > b ? a : b` (x86 semantics, NaN → `b`),
+//!   float → int conversion truncates and is only meaningful in range
+//!   (out-of-range and NaN give `i32::MIN` in every backend).
+//! - **Masks** are lane-wise all-ones / all-zeros; `bits()` packs lane 0 into
+//!   bit 0.
+//! - **Safety.** A value of an AVX2 vector type can only be made from an
+//!   [`Avx2`] token, which only [`Avx2::detect`] creates, after the CPU
+//!   reported AVX2. The intrinsics behind those types are therefore always
+//!   executed on a CPU that has them.
+//!
+//! For AVX2 code generation, [`Kernel::run`] implementations and the generic
+//! functions they call on the hot path should be `#[inline(always)]`: code
+//! that is inlined into the trampoline is compiled with AVX2 enabled; code
+//! that is not stays correct but runs the intrinsics as calls.
+
+use std::fmt::Debug;
+use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Not, Sub};
+
+mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+pub use portable::Portable;
+#[cfg(target_arch = "x86_64")]
+pub use x86::Avx2;
+
+/// Number of lanes of every vector type.
+pub const LANES: usize = 8;
+
+/// A SIMD backend: a zero-sized token whose associated types are the vectors.
+pub trait Simd: Copy + Send + Sync + Debug + 'static {
+    /// Eight f32 lanes.
+    type F: FloatV<I = Self::I, M = Self::M>;
+    /// Eight i32 lanes.
+    type I: IntV<F = Self::F, M = Self::M>;
+    /// Eight lane masks.
+    type M: MaskV<I = Self::I, F = Self::F>;
+    /// The backend's name as the scenes runner prints it (`portable`, `avx2`).
+    const NAME: &'static str;
+
+    /// Every lane `v`.
+    fn splat(self, v: f32) -> Self::F;
+    /// Lanes from an array (lane i = `a[i]`).
+    fn f32s(self, a: [f32; 8]) -> Self::F;
+    /// Every lane `v`.
+    fn splat_i(self, v: i32) -> Self::I;
+    /// Lanes from an array (lane i = `a[i]`).
+    fn i32s(self, a: [i32; 8]) -> Self::I;
+    /// Lanes from the first 8 `u32`s of `s` (as bit patterns). Panics if `s` is shorter.
+    fn load_u32(self, s: &[u32]) -> Self::I;
+    /// A mask whose lane i is set when bit i of `bits` is.
+    fn mask_from_bits(self, bits: u32) -> Self::M;
+    /// `floor(z * (2^bits - 1) + 0.5)` computed in f64, for `z` in [0, 1]
+    /// and `bits` <= 24: the round-to-nearest depth quantisation of D16/D24
+    /// (exact: the f64 product and sum cannot round).
+    fn unorm_f64(self, z: Self::F, bits: u32) -> Self::I;
+}
+
+/// Eight f32 lanes.
+pub trait FloatV:
+    Copy + Debug + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+{
+    /// The integer vector of the same backend.
+    type I: IntV<F = Self, M = Self::M>;
+    /// The mask type of the same backend.
+    type M: MaskV<I = Self::I, F = Self>;
+    /// The lanes as an array.
+    fn to_array(self) -> [f32; 8];
+    /// Stores the lanes into the first 8 elements of `out` (panics if shorter).
+    fn store(self, out: &mut [f32]);
+    /// `a < b ? a : b` per lane.
+    fn min(self, b: Self) -> Self;
+    /// `a > b ? a : b` per lane.
+    fn max(self, b: Self) -> Self;
+    /// Round toward negative infinity.
+    fn floor(self) -> Self;
+    /// IEEE square root (exact rounding).
+    fn sqrt(self) -> Self;
+    /// Lane-wise `<` (false when either is NaN).
+    fn lt(self, b: Self) -> Self::M;
+    /// Lane-wise `<=`.
+    fn le(self, b: Self) -> Self::M;
+    /// Lane-wise `>`.
+    fn gt(self, b: Self) -> Self::M;
+    /// Lane-wise `>=`.
+    fn ge(self, b: Self) -> Self::M;
+    /// Lane-wise `==` (false for NaN).
+    fn eq(self, b: Self) -> Self::M;
+    /// Lane-wise `!=` (true for NaN).
+    fn ne(self, b: Self) -> Self::M;
+    /// Truncating conversion (`i32::MIN` out of range or NaN).
+    fn to_i32(self) -> Self::I;
+    /// The bit patterns.
+    fn to_bits(self) -> Self::I;
+}
+
+/// Eight i32 lanes (wrapping arithmetic).
+pub trait IntV:
+    Copy
+    + Debug
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+{
+    /// The float vector of the same backend.
+    type F: FloatV<I = Self, M = Self::M>;
+    /// The mask type of the same backend.
+    type M: MaskV<I = Self, F = Self::F>;
+    /// The lanes as an array.
+    fn to_array(self) -> [i32; 8];
+    /// Stores the lanes into the first 8 `u32`s of `out` (panics if shorter).
+    fn store_u32(self, out: &mut [u32]);
+    /// Low 32 bits of the lane-wise product.
+    fn mul_lo(self, b: Self) -> Self;
+    /// Shift left by `n` (< 32).
+    fn shl(self, n: u32) -> Self;
+    /// Logical shift right by `n` (< 32).
+    fn shr(self, n: u32) -> Self;
+    /// Arithmetic shift right by `n` (< 32).
+    fn sra(self, n: u32) -> Self;
+    /// Signed lane-wise minimum.
+    fn min(self, b: Self) -> Self;
+    /// Signed lane-wise maximum.
+    fn max(self, b: Self) -> Self;
+    /// Lane-wise `==`.
+    fn eq(self, b: Self) -> Self::M;
+    /// Signed lane-wise `>`.
+    fn gt(self, b: Self) -> Self::M;
+    /// Signed lane-wise `<`.
+    fn lt(self, b: Self) -> Self::M;
+    /// Conversion to f32 (round to nearest even).
+    fn to_f32(self) -> Self::F;
+    /// Reinterprets the bits as f32.
+    fn cast_f32(self) -> Self::F;
+}
+
+/// Eight lane masks.
+pub trait MaskV:
+    Copy
+    + Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+{
+    /// The integer vector of the same backend.
+    type I: IntV<M = Self, F = Self::F>;
+    /// The float vector of the same backend.
+    type F: FloatV<M = Self, I = Self::I>;
+    /// Lane i → bit i.
+    fn bits(self) -> u32;
+    /// Whether any lane is set.
+    fn any(self) -> bool {
+        self.bits() != 0
+    }
+    /// Whether every lane is set.
+    fn all(self) -> bool {
+        self.bits() == 0xFF
+    }
+    /// `self ? a : b` per lane, on floats.
+    fn select_f(self, a: Self::F, b: Self::F) -> Self::F;
+    /// `self ? a : b` per lane, on integers.
+    fn select_i(self, a: Self::I, b: Self::I) -> Self::I;
+    /// The mask as integers (-1 where set, 0 elsewhere).
+    fn to_i(self) -> Self::I;
+}
+
+/// A computation generic over the backend, run by [`dispatch`].
+pub trait Kernel {
+    /// What the kernel returns.
+    type Output;
+    /// Runs the kernel with backend `s` (mark implementations `#[inline(always)]`).
+    fn run<S: Simd>(self, s: S) -> Self::Output;
+}
+
+/// A resolved backend: which vector code the kernels run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// `wide` (SSE2 on a default x86-64 build).
+    Portable,
+    /// AVX2 intrinsics; holds the proof that the CPU has them.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2),
+}
+
+impl Backend {
+    /// The AVX2 backend if `want_avx2` and the CPU has it, else portable.
+    pub fn new(want_avx2: bool) -> Backend {
+        #[cfg(target_arch = "x86_64")]
+        if want_avx2 && let Some(t) = Avx2::detect() {
+            return Backend::Avx2(t);
+        }
+        let _ = want_avx2;
+        Backend::Portable
+    }
+
+    /// The backend's name (`portable`, `avx2`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => Portable::NAME,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => Avx2::NAME,
+        }
+    }
+}
+
+/// Runs `k` on `backend`; with AVX2 inside a `#[target_feature(enable = "avx2")]` function.
+#[inline]
+pub fn dispatch<K: Kernel>(backend: Backend, k: K) -> K::Output {
+    match backend {
+        Backend::Portable => k.run(Portable),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2(t) => {
+            // SAFETY: an `Avx2` token exists only after `is_x86_feature_detected!("avx2")`.
+            unsafe { x86::run_avx2(k, t) }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

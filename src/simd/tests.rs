@@ -1,0 +1,198 @@
+//! Backend equivalence: every operation gives the same bits on every backend,
+//! including NaN, infinities, denormals and out-of-range conversions.
+
+use super::*;
+
+/// Runs a fixed battery of operations and returns every result's bits.
+struct Battery {
+    a: [f32; 8],
+    b: [f32; 8],
+    i: [i32; 8],
+    j: [i32; 8],
+}
+
+impl Kernel for Battery {
+    type Output = Vec<u32>;
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> Vec<u32> {
+        let (a, b) = (s.f32s(self.a), s.f32s(self.b));
+        let (i, j) = (s.i32s(self.i), s.i32s(self.j));
+        let mut out = Vec::new();
+        let mut f = |v: S::F| out.extend(v.to_array().map(f32::to_bits));
+        f(a + b);
+        f(a - b);
+        f(a * b);
+        f(a / b);
+        f(a.min(b));
+        f(a.max(b));
+        f(a.floor());
+        f(a.sqrt());
+        f(i.to_f32());
+        f(a.lt(b).select_f(a, b));
+        f(i.cast_f32());
+        let mut g = |v: S::I| out.extend(v.to_array().map(|x| x as u32));
+        g(a.to_i32());
+        g(a.to_bits());
+        g(i + j);
+        g(i - j);
+        g(i & j);
+        g(i | j);
+        g(i ^ j);
+        g(i.mul_lo(j));
+        g(i.shl(3));
+        g(i.shr(5));
+        g(i.sra(5));
+        g(i.min(j));
+        g(i.max(j));
+        g(i.gt(j).select_i(i, j));
+        g(s.unorm_f64(a.max(s.splat(0.0)).min(s.splat(1.0)), 24));
+        g(s.unorm_f64(a.max(s.splat(0.0)).min(s.splat(1.0)), 16));
+        g(s.load_u32(&[1, 2, 3, 0xFFFF_FFFF, 5, 6, 7, 8]));
+        let masks = [
+            a.lt(b),
+            a.le(b),
+            a.gt(b),
+            a.ge(b),
+            a.eq(b),
+            a.ne(b),
+            i.eq(j),
+            i.gt(j),
+            i.lt(j),
+            s.mask_from_bits(0xA5),
+            !a.lt(b),
+            a.lt(b) & i.gt(j),
+            a.lt(b) | i.gt(j),
+            a.lt(b) ^ i.gt(j),
+        ];
+        for m in masks {
+            out.push(m.bits());
+            out.extend(m.to_i().to_array().map(|x| x as u32));
+        }
+        let mut st = [0u32; 8];
+        (i + j).store_u32(&mut st);
+        out.extend(st);
+        out
+    }
+}
+
+fn xorshift(state: &mut u32) -> u32 {
+    let mut x = *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    *state = x;
+    x
+}
+
+fn special(r: u32) -> f32 {
+    const S: [f32; 12] = [
+        0.0,
+        -0.0,
+        1.0,
+        0.5,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1e-40,
+        3e9,
+        -3e9,
+        16_777_215.5,
+        0.999_999_94,
+    ];
+    S[(r % 12) as usize]
+}
+
+#[test]
+fn backends_agree_bit_for_bit() {
+    let mut st = 0x1234_5678u32;
+    for round in 0..2000 {
+        let mut fl = || {
+            let r = xorshift(&mut st);
+            if round % 3 == 0 && r.is_multiple_of(4) {
+                special(r >> 8)
+            } else if r.is_multiple_of(2) {
+                (r >> 8) as f32 / (1 << 24) as f32
+            } else {
+                f32::from_bits(xorshift(&mut st))
+            }
+        };
+        let a: [f32; 8] = std::array::from_fn(|_| fl());
+        let b: [f32; 8] = std::array::from_fn(|_| fl());
+        let i: [i32; 8] = std::array::from_fn(|_| xorshift(&mut st) as i32);
+        let j: [i32; 8] = std::array::from_fn(|k| {
+            if k % 3 == 0 {
+                i[k]
+            } else {
+                xorshift(&mut st) as i32
+            }
+        });
+        let p = dispatch(Backend::Portable, Battery { a, b, i, j });
+        let want_avx = Backend::new(true);
+        let q = dispatch(want_avx, Battery { a, b, i, j });
+        assert_eq!(p, q, "round {round}: a={a:?} b={b:?} i={i:?} j={j:?}");
+    }
+}
+
+#[test]
+fn documented_semantics() {
+    for backend in [Backend::Portable, Backend::new(true)] {
+        let r = dispatch(
+            backend,
+            Battery {
+                a: [1.0, f32::NAN, 3e9, -1.5, 0.5, 1.0, 0.0, 2.0],
+                b: [2.0, 1.0, 1.0, 1.0, 1.0, 0.0, f32::NAN, 2.0],
+                i: [1; 8],
+                j: [2; 8],
+            },
+        );
+        // min: a < b ? a : b; NaN in a gives b.
+        let min: Vec<f32> = r[32..40].iter().map(|&b| f32::from_bits(b)).collect();
+        assert_eq!(min[0], 1.0);
+        assert_eq!(min[1], 1.0);
+        assert!(min[6].is_nan());
+        // Truncating conversion, out of range → i32::MIN, -1.5 → -1.
+        let conv: Vec<i32> = r[88..96].iter().map(|&b| b as i32).collect();
+        assert_eq!(conv[0], 1);
+        assert_eq!(conv[1], i32::MIN);
+        assert_eq!(conv[2], i32::MIN);
+        assert_eq!(conv[3], -1);
+    }
+}
+
+#[test]
+fn depth_quantisation_matches_format_encoding() {
+    use crate::format::{Format, encode_depth_stencil};
+    let mut st = 77u32;
+    for _ in 0..4000 {
+        let z: [f32; 8] =
+            std::array::from_fn(|_| (xorshift(&mut st) >> 8) as f32 / (1 << 24) as f32);
+        struct Q([f32; 8]);
+        impl Kernel for Q {
+            type Output = ([i32; 8], [i32; 8]);
+            #[inline(always)]
+            fn run<S: Simd>(self, s: S) -> Self::Output {
+                let z = s.f32s(self.0);
+                (s.unorm_f64(z, 24).to_array(), s.unorm_f64(z, 16).to_array())
+            }
+        }
+        for backend in [Backend::Portable, Backend::new(true)] {
+            let (d24, d16) = dispatch(backend, Q(z));
+            for k in 0..8 {
+                let mut px = [0u8; 4];
+                encode_depth_stencil(Format::D24X8, z[k], 0, &mut px);
+                assert_eq!(u32::from_le_bytes(px) >> 8, d24[k] as u32, "z={}", z[k]);
+                encode_depth_stencil(Format::D16, z[k], 0, &mut px);
+                assert_eq!(u32::from(u16::from_le_bytes([px[0], px[1]])), d16[k] as u32);
+            }
+        }
+    }
+    // The tie: 0.5 * (2^24 - 1) = 8388607.5 rounds up.
+    struct Half;
+    impl Kernel for Half {
+        type Output = i32;
+        fn run<S: Simd>(self, s: S) -> i32 {
+            s.unorm_f64(s.splat(0.5), 24).to_array()[0]
+        }
+    }
+    assert_eq!(dispatch(Backend::Portable, Half), 8_388_608);
+}

@@ -1,0 +1,320 @@
+//! The AVX2 backend: `core::arch::x86_64` intrinsics on 256-bit registers.
+//!
+//! Every vector value of this module is made from an [`Avx2`] token (or from
+//! other values of this module), and the token is only created by
+//! [`Avx2::detect`] after the CPU reported AVX2. That is the invariant every
+//! `unsafe` block below relies on.
+
+use core::arch::x86_64::*;
+use std::fmt;
+use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Not, Sub};
+
+use super::{FloatV, IntV, Kernel, MaskV, Simd};
+
+/// Proof that the CPU supports AVX2 (zero-sized; only [`Avx2::detect`] makes one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avx2 {
+    _private: (),
+}
+
+impl Avx2 {
+    /// The token if the CPU has AVX2.
+    pub fn detect() -> Option<Avx2> {
+        std::is_x86_feature_detected!("avx2").then_some(Avx2 { _private: () })
+    }
+}
+
+/// Runs `k` with the AVX2 backend, compiled with AVX2 enabled.
+///
+/// # Safety
+/// The CPU must support AVX2 (holding an `Avx2` token proves it).
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn run_avx2<K: Kernel>(k: K, t: Avx2) -> K::Output {
+    k.run(t)
+}
+
+/// Eight f32 lanes (AVX2).
+#[derive(Clone, Copy)]
+pub struct AF(__m256);
+/// Eight i32 lanes (AVX2).
+#[derive(Clone, Copy)]
+pub struct AI(__m256i);
+/// Eight lane masks (AVX2).
+#[derive(Clone, Copy)]
+pub struct AM(__m256i);
+
+impl fmt::Debug for AF {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.to_array().fmt(f)
+    }
+}
+impl fmt::Debug for AI {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.to_array().fmt(f)
+    }
+}
+impl fmt::Debug for AM {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "AM({:08b})", self.bits())
+    }
+}
+
+/// Wraps one intrinsic call; every use relies on the module invariant.
+macro_rules! avx {
+    ($e:expr) => {
+        // SAFETY: values of this module's vector types exist only after AVX2
+        // was detected (see the module docs), so the CPU has the instruction.
+        unsafe { $e }
+    };
+}
+
+impl Simd for Avx2 {
+    type F = AF;
+    type I = AI;
+    type M = AM;
+    const NAME: &'static str = "avx2";
+
+    #[inline(always)]
+    fn splat(self, v: f32) -> AF {
+        AF(avx!(_mm256_set1_ps(v)))
+    }
+    #[inline(always)]
+    fn f32s(self, a: [f32; 8]) -> AF {
+        // SAFETY: AVX2 is present (token); `a` is 8 readable f32s, unaligned load.
+        AF(unsafe { _mm256_loadu_ps(a.as_ptr()) })
+    }
+    #[inline(always)]
+    fn splat_i(self, v: i32) -> AI {
+        AI(avx!(_mm256_set1_epi32(v)))
+    }
+    #[inline(always)]
+    fn i32s(self, a: [i32; 8]) -> AI {
+        // SAFETY: AVX2 is present (token); `a` is 32 readable bytes, unaligned load.
+        AI(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn load_u32(self, s: &[u32]) -> AI {
+        let s = &s[..8];
+        // SAFETY: AVX2 is present (token); the slice was checked to hold 8 u32s.
+        AI(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn mask_from_bits(self, bits: u32) -> AM {
+        let lanes = avx!(_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128));
+        let b = avx!(_mm256_set1_epi32(bits as i32));
+        AM(avx!(_mm256_cmpeq_epi32(_mm256_and_si256(b, lanes), lanes)))
+    }
+    #[inline(always)]
+    fn unorm_f64(self, z: AF, bits: u32) -> AI {
+        let scale = avx!(_mm256_set1_pd(((1u64 << bits) - 1) as f64));
+        let half = avx!(_mm256_set1_pd(0.5));
+        let conv = |v: __m128| -> __m128i {
+            let d = avx!(_mm256_cvtps_pd(v));
+            let d = avx!(_mm256_add_pd(_mm256_mul_pd(d, scale), half));
+            let d = avx!(_mm256_round_pd::<
+                { _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC },
+            >(d));
+            avx!(_mm256_cvttpd_epi32(d))
+        };
+        let lo = conv(avx!(_mm256_castps256_ps128(z.0)));
+        let hi = conv(avx!(_mm256_extractf128_ps::<1>(z.0)));
+        AI(avx!(_mm256_inserti128_si256::<1>(
+            _mm256_castsi128_si256(lo),
+            hi
+        )))
+    }
+}
+
+macro_rules! binop {
+    ($t:ident, $tr:ident, $f:ident, $intr:ident) => {
+        impl $tr for $t {
+            type Output = $t;
+            #[inline(always)]
+            fn $f(self, o: $t) -> $t {
+                $t(avx!($intr(self.0, o.0)))
+            }
+        }
+    };
+}
+
+binop!(AF, Add, add, _mm256_add_ps);
+binop!(AF, Sub, sub, _mm256_sub_ps);
+binop!(AF, Mul, mul, _mm256_mul_ps);
+binop!(AF, Div, div, _mm256_div_ps);
+binop!(AI, Add, add, _mm256_add_epi32);
+binop!(AI, Sub, sub, _mm256_sub_epi32);
+binop!(AI, BitAnd, bitand, _mm256_and_si256);
+binop!(AI, BitOr, bitor, _mm256_or_si256);
+binop!(AI, BitXor, bitxor, _mm256_xor_si256);
+binop!(AM, BitAnd, bitand, _mm256_and_si256);
+binop!(AM, BitOr, bitor, _mm256_or_si256);
+binop!(AM, BitXor, bitxor, _mm256_xor_si256);
+
+impl Not for AM {
+    type Output = AM;
+    #[inline(always)]
+    fn not(self) -> AM {
+        AM(avx!(_mm256_xor_si256(self.0, _mm256_set1_epi32(-1))))
+    }
+}
+
+#[inline(always)]
+fn fcmp<const P: i32>(a: __m256, b: __m256) -> AM {
+    AM(avx!(_mm256_castps_si256(_mm256_cmp_ps::<P>(a, b))))
+}
+
+impl FloatV for AF {
+    type I = AI;
+    type M = AM;
+    #[inline(always)]
+    fn to_array(self) -> [f32; 8] {
+        let mut a = [0f32; 8];
+        // SAFETY: AVX2 is present (module invariant); `a` has room for 8 f32s.
+        unsafe { _mm256_storeu_ps(a.as_mut_ptr(), self.0) };
+        a
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [f32]) {
+        let out = &mut out[..8];
+        // SAFETY: AVX2 is present (module invariant); the slice holds 8 f32s.
+        unsafe { _mm256_storeu_ps(out.as_mut_ptr(), self.0) };
+    }
+    #[inline(always)]
+    fn min(self, b: AF) -> AF {
+        // minps: a < b ? a : b (NaN → b), the module's definition.
+        AF(avx!(_mm256_min_ps(self.0, b.0)))
+    }
+    #[inline(always)]
+    fn max(self, b: AF) -> AF {
+        AF(avx!(_mm256_max_ps(self.0, b.0)))
+    }
+    #[inline(always)]
+    fn floor(self) -> AF {
+        AF(avx!(_mm256_round_ps::<
+            { _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC },
+        >(self.0)))
+    }
+    #[inline(always)]
+    fn sqrt(self) -> AF {
+        AF(avx!(_mm256_sqrt_ps(self.0)))
+    }
+    #[inline(always)]
+    fn lt(self, b: AF) -> AM {
+        fcmp::<_CMP_LT_OQ>(self.0, b.0)
+    }
+    #[inline(always)]
+    fn le(self, b: AF) -> AM {
+        fcmp::<_CMP_LE_OQ>(self.0, b.0)
+    }
+    #[inline(always)]
+    fn gt(self, b: AF) -> AM {
+        fcmp::<_CMP_GT_OQ>(self.0, b.0)
+    }
+    #[inline(always)]
+    fn ge(self, b: AF) -> AM {
+        fcmp::<_CMP_GE_OQ>(self.0, b.0)
+    }
+    #[inline(always)]
+    fn eq(self, b: AF) -> AM {
+        fcmp::<_CMP_EQ_OQ>(self.0, b.0)
+    }
+    #[inline(always)]
+    fn ne(self, b: AF) -> AM {
+        fcmp::<_CMP_NEQ_UQ>(self.0, b.0)
+    }
+    #[inline(always)]
+    fn to_i32(self) -> AI {
+        AI(avx!(_mm256_cvttps_epi32(self.0)))
+    }
+    #[inline(always)]
+    fn to_bits(self) -> AI {
+        AI(avx!(_mm256_castps_si256(self.0)))
+    }
+}
+
+impl IntV for AI {
+    type F = AF;
+    type M = AM;
+    #[inline(always)]
+    fn to_array(self) -> [i32; 8] {
+        let mut a = [0i32; 8];
+        // SAFETY: AVX2 is present (module invariant); `a` has room for 32 bytes.
+        unsafe { _mm256_storeu_si256(a.as_mut_ptr().cast(), self.0) };
+        a
+    }
+    #[inline(always)]
+    fn store_u32(self, out: &mut [u32]) {
+        let out = &mut out[..8];
+        // SAFETY: AVX2 is present (module invariant); the slice holds 8 u32s.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
+    }
+    #[inline(always)]
+    fn mul_lo(self, b: AI) -> AI {
+        AI(avx!(_mm256_mullo_epi32(self.0, b.0)))
+    }
+    #[inline(always)]
+    fn shl(self, n: u32) -> AI {
+        AI(avx!(_mm256_sll_epi32(self.0, _mm_cvtsi32_si128(n as i32))))
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> AI {
+        AI(avx!(_mm256_srl_epi32(self.0, _mm_cvtsi32_si128(n as i32))))
+    }
+    #[inline(always)]
+    fn sra(self, n: u32) -> AI {
+        AI(avx!(_mm256_sra_epi32(self.0, _mm_cvtsi32_si128(n as i32))))
+    }
+    #[inline(always)]
+    fn min(self, b: AI) -> AI {
+        AI(avx!(_mm256_min_epi32(self.0, b.0)))
+    }
+    #[inline(always)]
+    fn max(self, b: AI) -> AI {
+        AI(avx!(_mm256_max_epi32(self.0, b.0)))
+    }
+    #[inline(always)]
+    fn eq(self, b: AI) -> AM {
+        AM(avx!(_mm256_cmpeq_epi32(self.0, b.0)))
+    }
+    #[inline(always)]
+    fn gt(self, b: AI) -> AM {
+        AM(avx!(_mm256_cmpgt_epi32(self.0, b.0)))
+    }
+    #[inline(always)]
+    fn lt(self, b: AI) -> AM {
+        AM(avx!(_mm256_cmpgt_epi32(b.0, self.0)))
+    }
+    #[inline(always)]
+    fn to_f32(self) -> AF {
+        AF(avx!(_mm256_cvtepi32_ps(self.0)))
+    }
+    #[inline(always)]
+    fn cast_f32(self) -> AF {
+        AF(avx!(_mm256_castsi256_ps(self.0)))
+    }
+}
+
+impl MaskV for AM {
+    type I = AI;
+    type F = AF;
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        avx!(_mm256_movemask_ps(_mm256_castsi256_ps(self.0))) as u32
+    }
+    #[inline(always)]
+    fn select_f(self, a: AF, b: AF) -> AF {
+        AF(avx!(_mm256_blendv_ps(
+            b.0,
+            a.0,
+            _mm256_castsi256_ps(self.0)
+        )))
+    }
+    #[inline(always)]
+    fn select_i(self, a: AI, b: AI) -> AI {
+        AI(avx!(_mm256_blendv_epi8(b.0, a.0, self.0)))
+    }
+    #[inline(always)]
+    fn to_i(self) -> AI {
+        AI(self.0)
+    }
+}
