@@ -43,6 +43,7 @@ pub mod shader;
 /// 8-lane SIMD vectors with run-time backend dispatch (portable `wide`, AVX2).
 pub mod simd;
 pub mod state;
+pub mod texture_fetch;
 pub mod vertex;
 
 pub use api::{
