@@ -454,3 +454,9 @@ pub(crate) fn check_render_target_size(
     }
     Ok(())
 }
+
+// A device moves between threads (one drives it at a time): keep it `Send`.
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<Device>();
+};

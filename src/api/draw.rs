@@ -218,16 +218,10 @@ impl Device {
         }
         let format = ib.desc().format;
         let bytes = ib.0.storage.snapshot();
-        let indices = self.checked_indices(
-            kind,
-            count,
-            format,
-            bytes,
-            start_index,
-            base_vertex,
-            min_index,
-            num_vertices,
-        )?;
+        // D3D9 does not check MinIndex/NumVertices against the indices; neither do we.
+        let _ = (min_index, num_vertices);
+        let indices =
+            self.checked_indices(kind, count, format, bytes, start_index, base_vertex, None)?;
         self.execute(DrawCall {
             primitive: kind,
             primitive_count: count,
@@ -236,7 +230,9 @@ impl Device {
         })
     }
 
-    /// Validates an index range and every index in it; returns the draw's index source.
+    /// Validates an index range and every index in it (against the buffer,
+    /// MaxVertexIndex, and every stream the draw reads; `up` stands in for
+    /// stream 0 in the UP draws); returns the draw's index source.
     #[allow(clippy::too_many_arguments)]
     fn checked_indices(
         &self,
@@ -246,8 +242,7 @@ impl Device {
         bytes: Arc<Vec<u8>>,
         start_index: u32,
         base_vertex: i32,
-        min_index: u32,
-        num_vertices: u32,
+        up: Option<(usize, u32)>,
     ) -> Result<Indices> {
         let index32 = format == Format::Index32;
         if index32 && !self.limits.index32 {
@@ -256,7 +251,7 @@ impl Device {
                 self.level, self.caps.max_vertex_index
             )));
         }
-        let size = if index32 { 4 } else { 2 };
+        let size: u64 = if index32 { 4 } else { 2 };
         let n = kind.vertex_count(count);
         let end = (u64::from(start_index) + n) * size;
         if end > bytes.len() as u64 {
@@ -268,14 +263,18 @@ impl Device {
         }
         let max_index = self.vertex_caps().max_vertex_index;
         let (mut lo, mut hi) = (u64::MAX, 0u64);
-        let start = start_index as usize * size as usize;
-        for i in 0..n as usize {
-            let at = start + i * size as usize;
-            let raw = if index32 {
-                u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        let first = start_index as usize * size as usize;
+        let used = &bytes[first..end as usize];
+        let read = |i: usize| -> u32 {
+            if index32 {
+                let b = &used[4 * i..4 * i + 4];
+                u32::from_le_bytes([b[0], b[1], b[2], b[3]])
             } else {
-                u32::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]))
-            };
+                u32::from(u16::from_le_bytes([used[2 * i], used[2 * i + 1]]))
+            }
+        };
+        for i in 0..n as usize {
+            let raw = read(i);
             if raw > max_index {
                 return Err(Error::cap_exceeded(
                     ErrorKind::InvalidCall,
@@ -297,8 +296,7 @@ impl Device {
             lo = lo.min(v as u64);
             hi = hi.max(v as u64);
         }
-        let _ = (min_index, num_vertices);
-        self.check_streams(lo, hi, None, true)?;
+        self.check_streams(lo, hi, up, true)?;
         Ok(Indices {
             bytes,
             index32,
@@ -361,13 +359,9 @@ impl Device {
         }
         if count > 0 {
             let bytes = Arc::new(indices.to_vec());
-            // The UP vertex data stands in for stream 0 while the indices are checked.
-            let idx = {
-                let up = Some((data.len(), stride));
-                let checked = self.checked_indices_up(kind, count, index_format, bytes, up)?;
-                let _ = (min_index, num_vertices);
-                checked
-            };
+            let _ = (min_index, num_vertices);
+            let up = Some((data.len(), stride));
+            let idx = self.checked_indices(kind, count, index_format, bytes, 0, 0, up)?;
             self.execute(DrawCall {
                 primitive: kind,
                 primitive_count: count,
@@ -377,59 +371,6 @@ impl Device {
         }
         self.reset_stream0_after_up(true);
         Ok(())
-    }
-
-    fn checked_indices_up(
-        &self,
-        kind: PrimitiveType,
-        count: u32,
-        format: Format,
-        bytes: Arc<Vec<u8>>,
-        up: Option<(usize, u32)>,
-    ) -> Result<Indices> {
-        let index32 = format == Format::Index32;
-        if index32 && !self.limits.index32 {
-            return Err(Error::invalid_call(format!(
-                "32-bit indices cannot be drawn at level {}",
-                self.level
-            )));
-        }
-        let size = if index32 { 4usize } else { 2 };
-        let n = kind.vertex_count(count) as usize;
-        if n.saturating_mul(size) > bytes.len() {
-            return Err(Error::invalid_call(format!(
-                "DrawIndexedPrimitiveUP: {n} indices need {} bytes, {} given",
-                n * size,
-                bytes.len()
-            )));
-        }
-        let max_index = self.vertex_caps().max_vertex_index;
-        let mut hi = 0u64;
-        for i in 0..n {
-            let at = i * size;
-            let raw = if index32 {
-                u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
-            } else {
-                u32::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]))
-            };
-            if raw > max_index {
-                return Err(Error::cap_exceeded(
-                    ErrorKind::InvalidCall,
-                    "MaxVertexIndex",
-                    self.level,
-                    max_index,
-                    format!("index {raw} at position {i}"),
-                ));
-            }
-            hi = hi.max(u64::from(raw));
-        }
-        self.check_streams(0, hi, up, true)?;
-        Ok(Indices {
-            bytes,
-            index32,
-            start_index: 0,
-            base_vertex: 0,
-        })
     }
 
     fn reset_stream0_after_up(&mut self, indices_too: bool) {

@@ -621,108 +621,101 @@ impl Device {
         }
     }
 
-    /// `SetVertexShaderConstantF`: `data[i]` goes to register `start + i`.
-    pub fn set_vertex_shader_constant_f(&mut self, start: u32, data: &[[f32; 4]]) -> Result<()> {
-        let limit = self.vertex_shader_const_f_count();
-        let range = const_range(start, data.len(), limit, "MaxVertexShaderConst", self.level)?;
+    /// Writes `data` to registers `start..` of one constant file (after the
+    /// range check), into the recording block or the device, marking the
+    /// registers in the block's mask.
+    fn set_constants<T: Copy>(
+        &mut self,
+        start: u32,
+        data: &[T],
+        limit: u32,
+        cap: &str,
+        file: fn(&mut DeviceState) -> &mut [T],
+        mask: fn(&mut StateMask) -> &mut super::device_state::Bits,
+    ) -> Result<()> {
+        let range = const_range(start, data.len(), limit, cap, self.level)?;
         self.target(|s, m| {
-            s.vs_f[range.clone()].copy_from_slice(data);
+            file(s)[range.clone()].copy_from_slice(data);
             if let Some(m) = m {
-                range.for_each(|i| m.vs_f.set(i));
+                let bits = mask(m);
+                range.for_each(|i| bits.set(i));
             }
         });
         Ok(())
+    }
+
+    /// `SetVertexShaderConstantF`: `data[i]` goes to register `start + i`.
+    pub fn set_vertex_shader_constant_f(&mut self, start: u32, data: &[[f32; 4]]) -> Result<()> {
+        let limit = self.vertex_shader_const_f_count();
+        self.set_constants(
+            start,
+            data,
+            limit,
+            "MaxVertexShaderConst",
+            |s| &mut s.vs_f,
+            |m| &mut m.vs_f,
+        )
     }
 
     /// `SetVertexShaderConstantI`.
     pub fn set_vertex_shader_constant_i(&mut self, start: u32, data: &[[i32; 4]]) -> Result<()> {
-        let range = const_range(
+        self.set_constants(
             start,
-            data.len(),
+            data,
             MAX_CONST_I as u32,
             "integer constants",
-            self.level,
-        )?;
-        self.target(|s, m| {
-            s.vs_i[range.clone()].copy_from_slice(data);
-            if let Some(m) = m {
-                range.for_each(|i| m.vs_i.set(i));
-            }
-        });
-        Ok(())
+            |s| &mut s.vs_i,
+            |m| &mut m.vs_i,
+        )
     }
 
     /// `SetVertexShaderConstantB`.
     pub fn set_vertex_shader_constant_b(&mut self, start: u32, data: &[bool]) -> Result<()> {
-        let range = const_range(
+        self.set_constants(
             start,
-            data.len(),
+            data,
             MAX_CONST_B as u32,
             "boolean constants",
-            self.level,
-        )?;
-        self.target(|s, m| {
-            s.vs_b[range.clone()].copy_from_slice(data);
-            if let Some(m) = m {
-                range.for_each(|i| m.vs_b.set(i));
-            }
-        });
-        Ok(())
+            |s| &mut s.vs_b,
+            |m| &mut m.vs_b,
+        )
     }
 
     /// `SetPixelShaderConstantF`.
     pub fn set_pixel_shader_constant_f(&mut self, start: u32, data: &[[f32; 4]]) -> Result<()> {
         let limit = self.pixel_shader_const_f_count();
-        let range = const_range(
+        self.set_constants(
             start,
-            data.len(),
+            data,
             limit,
             "pixel shader float constants",
-            self.level,
-        )?;
-        self.target(|s, m| {
-            s.ps_f[range.clone()].copy_from_slice(data);
-            if let Some(m) = m {
-                range.for_each(|i| m.ps_f.set(i));
-            }
-        });
-        Ok(())
+            |s| &mut s.ps_f,
+            |m| &mut m.ps_f,
+        )
     }
 
     /// `SetPixelShaderConstantI`.
     pub fn set_pixel_shader_constant_i(&mut self, start: u32, data: &[[i32; 4]]) -> Result<()> {
-        let range = const_range(
+        self.set_constants(
             start,
-            data.len(),
+            data,
             MAX_CONST_I as u32,
             "integer constants",
-            self.level,
-        )?;
-        self.target(|s, m| {
-            s.ps_i[range.clone()].copy_from_slice(data);
-            if let Some(m) = m {
-                range.for_each(|i| m.ps_i.set(i));
-            }
-        });
-        Ok(())
+            |s| &mut s.ps_i,
+            |m| &mut m.ps_i,
+        )
     }
 
     /// `SetPixelShaderConstantB`.
     pub fn set_pixel_shader_constant_b(&mut self, start: u32, data: &[bool]) -> Result<()> {
-        let range = const_range(
+        self.set_constants(
             start,
-            data.len(),
+            data,
             MAX_CONST_B as u32,
             "boolean constants",
-            self.level,
-        )?;
-        self.target(|s, m| {
-            s.ps_b[range.clone()].copy_from_slice(data);
-            if let Some(m) = m {
-                range.for_each(|i| m.ps_b.set(i));
-            }
-        });
-        Ok(())
+            |s| &mut s.ps_b,
+            |m| &mut m.ps_b,
+        )
     }
 
     /// `GetVertexShaderConstantF`.
