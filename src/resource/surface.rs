@@ -194,10 +194,19 @@ impl Surface {
     /// lockability as the device's own uploads (`UpdateSurface`) do.
     pub(crate) fn write_rect_unchecked(&self, rect: Rect, data: &[u8], pitch: usize) -> Result<()> {
         let rb = self.rect_bytes(rect)?;
+        // Checked: the caller's pitch can be anything.
         let needed = if rb.rows == 0 {
-            0
+            Some(0)
         } else {
-            (rb.rows - 1) * pitch + rb.row_bytes
+            (rb.rows - 1)
+                .checked_mul(pitch)
+                .and_then(|n| n.checked_add(rb.row_bytes))
+        };
+        let Some(needed) = needed else {
+            return Err(Error::invalid_call(format!(
+                "a pitch of {pitch} bytes overflows over {} rows",
+                rb.rows
+            )));
         };
         if data.len() < needed || (rb.rows > 1 && pitch < rb.row_bytes) {
             return Err(Error::invalid_call(format!(

@@ -144,7 +144,17 @@ macro_rules! texture_common_api {
         /// region `UpdateTexture` copies (`AddDirtyRect` / `AddDirtyBox`).
         pub fn add_dirty_box(&self, region: Option<Box3>) {
             let full = full_box(&self.0.common.desc);
-            self.0.common.add_dirty(region.unwrap_or(full));
+            // Clipped to the texture, so later per-level arithmetic stays in range.
+            let r = region.unwrap_or(full);
+            let clipped = Box3 {
+                left: r.left.min(full.right),
+                top: r.top.min(full.bottom),
+                front: r.front.min(full.back),
+                right: r.right.min(full.right),
+                bottom: r.bottom.min(full.bottom),
+                back: r.back.min(full.back),
+            };
+            self.0.common.add_dirty(clipped);
         }
 
         /// Sets the most detailed level sampled for managed textures (`SetLOD`); returns the old value.
