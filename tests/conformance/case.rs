@@ -314,13 +314,22 @@ fn shader(v: &Value) -> R<Option<ShaderSpec>> {
     }
     let name = v.get("name").and_then(Value::as_str).unwrap_or("?").into();
     let version = text(get(v, "version")?)?.to_string();
-    let tokens = arr(get(v, "dwords")?)?
-        .iter()
-        .map(uint)
-        .collect::<R<Vec<u32>>>()?;
-    if tokens.is_empty() {
-        return Err(format!("shader {name} has no DWORDs"));
-    }
+    let dwords = match v.get("dwords") {
+        Some(d) => arr(d)?.iter().map(uint).collect::<R<Vec<u32>>>()?,
+        None => Vec::new(),
+    };
+    // The DWORDs are authoritative; only where the data has none is the listing assembled.
+    let tokens = if dwords.is_empty() {
+        let lines = arr(get(v, "asm")?)?
+            .iter()
+            .map(|l| text(l).map(str::to_string))
+            .collect::<R<Vec<_>>>()?;
+        warp9::shader::assemble(&lines.join("\n")).map_err(|e| {
+            format!("shader {name} has no DWORDs and its listing does not assemble: {e}")
+        })?
+    } else {
+        dwords
+    };
     Ok(Some(ShaderSpec {
         name,
         version,
