@@ -1,0 +1,61 @@
+//! Panics found in `src/` while writing the bad-input tests, one test each,
+//! named after the call. Each panics until the bug is fixed. They carry
+//! `#[ignore = "bug: ..."]` only because a failing test binary stops a plain
+//! `cargo test` before the later binaries run; `cargo test --test
+//! regressions -- --ignored` shows them. Remove the `ignore` with the fix.
+
+use warp9::resource::Box3;
+use warp9::{Device, DeviceDesc, DriverType, FeatureLevel, Format, Pool, Usage};
+
+fn device() -> Device {
+    Device::create(&DeviceDesc {
+        drivers: &[DriverType::Warp],
+        levels: &[FeatureLevel::Sm3],
+        back_buffer: (16, 16, Format::A8R8G8B8),
+        memory_budget: Some(1 << 20),
+        ..DeviceDesc::default()
+    })
+    .expect("device")
+}
+
+/// `Surface::write_rect` computes `(rows - 1) * pitch` unchecked
+/// (`Surface::write_rect_unchecked`, src/resource/surface.rs): a huge pitch
+/// overflows `usize` and panics instead of returning InvalidCall.
+#[test]
+#[ignore = "bug: Surface::write_rect overflows on a huge pitch (src/resource/surface.rs write_rect_unchecked)"]
+fn surface_write_rect_with_a_huge_pitch_is_invalid_call() {
+    let mut d = device();
+    let t = d
+        .create_texture(4, 4, 1, Usage::empty(), Format::A8R8G8B8, Pool::Managed)
+        .expect("texture");
+    let r = t.write_level(0, None, &[0; 64], usize::MAX / 2);
+    assert_eq!(
+        r.err().map(|e| e.kind()),
+        Some(warp9::ErrorKind::InvalidCall)
+    );
+}
+
+/// `UpdateTexture` rounds the dirty box up per level with
+/// `dirty.right + (1 << level) - 1` in u32 (src/api/copy.rs): a dirty box
+/// reaching u32::MAX, which `add_dirty_box` accepts, overflows and panics.
+#[test]
+#[ignore = "bug: update_texture overflows on a dirty box near u32::MAX (src/api/copy.rs copy_level)"]
+fn update_texture_with_a_huge_dirty_box_does_not_panic() {
+    let mut d = device();
+    let src = d
+        .create_texture(8, 8, 0, Usage::empty(), Format::A8R8G8B8, Pool::SystemMem)
+        .expect("src");
+    let dst = d
+        .create_texture(8, 8, 0, Usage::empty(), Format::A8R8G8B8, Pool::Default)
+        .expect("dst");
+    src.add_dirty_box(Some(Box3 {
+        left: 0,
+        top: 0,
+        right: u32::MAX,
+        bottom: u32::MAX,
+        front: 0,
+        back: 1,
+    }));
+    d.update_texture(&(&src).into(), &(&dst).into())
+        .expect("the dirty box is clipped to each level");
+}
