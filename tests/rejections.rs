@@ -592,6 +592,7 @@ fn memory_budget_gives_out_of_memory() {
     assert_eq!(e.kind(), ErrorKind::OutOfMemory);
     assert!(e.message().contains("budget"), "{e}");
     let before = d.memory_used();
+    assert_eq!(u64::from(d.available_texture_mem()), (1 << 20) - before);
     {
         let _t = d
             .create_texture(256, 256, 1, Usage::empty(), Format::A8R8G8B8, Pool::Managed)

@@ -396,9 +396,13 @@ impl Device {
         self.tracker.used()
     }
 
-    /// `GetAvailableTextureMem`: what the memory budget still allows (u32::MAX without a budget).
+    /// `GetAvailableTextureMem`: what the memory budget still allows, in
+    /// bytes, saturated to a DWORD (u32::MAX without a budget).
     pub fn available_texture_mem(&self) -> u32 {
-        u32::MAX
+        match self.tracker.budget() {
+            Some(b) => u32::try_from(b.saturating_sub(self.tracker.used())).unwrap_or(u32::MAX),
+            None => u32::MAX,
+        }
     }
 
     /// `SetGammaRamp`.

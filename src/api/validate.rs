@@ -123,16 +123,8 @@ impl Device {
         let s = &self.state;
         let _: FillMode = self.enum_state(Rs::FillMode)?;
         let _: Cull = self.enum_state(Rs::CullMode)?;
-        let shade: ShadeMode = self.enum_state(Rs::ShadeMode)?;
-        if shade == ShadeMode::Phong {
-            return fail(
-                ErrorKind::ConflictingRenderState,
-                format!(
-                    "D3DRS_SHADEMODE = D3DSHADE_PHONG: ShadeCaps has no Phong bits at level {}",
-                    self.level
-                ),
-            );
-        }
+        // D3DSHADE_PHONG is accepted and renders as Gouraud, as Windows drivers do (Wine's test_shademode).
+        let _: ShadeMode = self.enum_state(Rs::ShadeMode)?;
         let z: ZBufferType = self.enum_state(Rs::ZEnable)?;
         if z == ZBufferType::UseW
             && !self

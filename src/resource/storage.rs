@@ -28,6 +28,11 @@ impl MemoryTracker {
         })
     }
 
+    /// The budget, if one was set.
+    pub fn budget(&self) -> Option<u64> {
+        self.budget
+    }
+
     /// Bytes currently held by live resources.
     pub fn used(&self) -> u64 {
         self.used.load(Ordering::Relaxed)

@@ -124,7 +124,7 @@ fn member(caps: &Caps, name: &str) -> u32 {
         .iter()
         .find(|m| m.name == name)
         .and_then(|m| match m.value {
-            CapValue::U32(v) => Some(v),
+            CapValue::U32(v) | CapValue::Flags(v) => Some(v),
             _ => None,
         })
         .unwrap_or(0)
