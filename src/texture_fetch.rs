@@ -9,10 +9,12 @@
 //! filter and address modes apply is the implementor's business (it holds
 //! the bound textures and sampler states of the draw).
 //!
-//! Lane layout of pixel work (shared with the rasterizer): 8 lanes are two
-//! 2x2 quads; lane `i` is quad `i / 4`, pixel `(i % 2, (i / 2) % 2)` inside
-//! it. Derivatives are per quad ("coarse", as D3D9 hardware computes them):
-//! `ddx = v(1,0) - v(0,0)` and `ddy = v(0,1) - v(0,0)` for all four lanes.
+//! Lane layout of pixel work (the rasterizer's 4x2 stamp, `crate::pixel`):
+//! lane `i` is the pixel `(i & 3, i >> 2)` of the stamp, so the two 2x2 quads
+//! are lanes {0, 1, 4, 5} and {2, 3, 6, 7}. Derivatives are "fine"
+//! (rasterization.md 18): `ddx` of lane `i` is `v[i | 1] - v[i & !1]` (its
+//! own row) and `ddy` is `v[i | 4] - v[i & !4]` (its own column); texture
+//! LOD uses the same differences.
 
 use crate::simd::{FloatV, Simd};
 
@@ -74,30 +76,24 @@ pub trait TextureFetchScalar {
     fn sample(&self, slot: SamplerSlot, coords: [f32; 4], lod: Lod<f32>) -> [f32; 4];
 }
 
-/// Coarse per-quad x derivative of `v` (see the module docs for the lane layout).
+/// Fine x derivative of `v` (see the module docs for the lane layout).
 #[inline(always)]
 pub fn ddx<S: Simd>(s: S, v: S::F) -> S::F {
     let a = v.to_array();
-    s.f32s(std::array::from_fn(|i| {
-        let q = i & !3;
-        a[q + 1] - a[q]
-    }))
+    s.f32s(std::array::from_fn(|i| a[i | 1] - a[i & !1]))
 }
 
-/// Coarse per-quad y derivative of `v` (see the module docs for the lane layout).
+/// Fine y derivative of `v` (see the module docs for the lane layout).
 #[inline(always)]
 pub fn ddy<S: Simd>(s: S, v: S::F) -> S::F {
     let a = v.to_array();
-    s.f32s(std::array::from_fn(|i| {
-        let q = i & !3;
-        a[q + 2] - a[q]
-    }))
+    s.f32s(std::array::from_fn(|i| a[i | 4] - a[i & !4]))
 }
 
-/// The scalar forms of [`ddx`] and [`ddy`] over the 8 values of two quads, for the Reference path.
+/// The scalar forms of [`ddx`] and [`ddy`] over the 8 values of a stamp, for the Reference path.
 pub fn quad_derivatives(values: &[f32; 8]) -> ([f32; 8], [f32; 8]) {
-    let dx = std::array::from_fn(|i| values[(i & !3) + 1] - values[i & !3]);
-    let dy = std::array::from_fn(|i| values[(i & !3) + 2] - values[i & !3]);
+    let dx = std::array::from_fn(|i| values[i | 1] - values[i & !1]);
+    let dy = std::array::from_fn(|i| values[i | 4] - values[i & !4]);
     (dx, dy)
 }
 
