@@ -103,17 +103,19 @@ mod tests {
     use crate::simd::Portable;
 
     #[test]
-    fn coarse_derivatives_follow_the_lane_layout() {
+    fn fine_derivatives_follow_the_stamp_layout() {
         let s = Portable;
-        // Quad 0: v = x + 10 y; quad 1: v = 3x + 5y + 100.
-        let v = s.f32s([0.0, 1.0, 10.0, 11.0, 100.0, 103.0, 105.0, 108.0]);
+        // Lanes 0..4 are row 0 (x = 0..3), lanes 4..8 row 1.
+        let v = s.f32s([0.0, 1.0, 4.0, 9.0, 10.0, 12.0, 20.0, 30.0]);
+        // ddx: within each pair of a row: (0,1), (2,3).
         assert_eq!(
             ddx(s, v).to_array(),
-            [1.0, 1.0, 1.0, 1.0, 3.0, 3.0, 3.0, 3.0]
+            [1.0, 1.0, 5.0, 5.0, 2.0, 2.0, 10.0, 10.0]
         );
+        // ddy: lane i against lane i + 4 in its column.
         assert_eq!(
             ddy(s, v).to_array(),
-            [10.0, 10.0, 10.0, 10.0, 5.0, 5.0, 5.0, 5.0]
+            [10.0, 11.0, 16.0, 21.0, 10.0, 11.0, 16.0, 21.0]
         );
         let (dx, dy) = quad_derivatives(&v.to_array());
         assert_eq!(dx, ddx(s, v).to_array());
