@@ -6,7 +6,13 @@ pub mod api;
 pub mod caps;
 pub mod error;
 pub mod format;
+mod geom;
+mod om;
 mod pipeline;
+/// The pixel stage interface: attribute planes, 8-lane stamps, the stage trait.
+pub mod pixel;
+mod raster;
+mod reference;
 pub mod resource;
 /// Shader bytecode toolchain: decode, validate, disassemble, assemble.
 pub mod shader;
