@@ -330,7 +330,10 @@ fn color_bgra8<S: Simd>(
     let zero = s.splat(0.0);
     let one = s.splat(1.0);
     let x8 = ts.format == Format::X8R8G8B8;
-    let mut c = color.map(|v| v.max(zero).min(one));
+    let mut c = color;
+    for v in c.iter_mut() {
+        *v = v.max(zero).min(one);
+    }
     let need_old = st.blend.is_some() || ts.write_mask != 0xF;
     let old = if need_old {
         load_words(s, dst, x, y)
@@ -339,31 +342,47 @@ fn color_bgra8<S: Simd>(
     };
     if let Some(b) = &st.blend {
         let m = s.splat_i(0xFF);
-        let ch = |sh: u32| (old.shr(sh) & m).to_f32() / s.splat(255.0);
-        let d = [ch(16), ch(8), ch(0), if x8 { one } else { ch(24) }];
+        let inv255 = s.splat(255.0);
+        let d = [
+            (old.shr(16) & m).to_f32() / inv255,
+            (old.shr(8) & m).to_f32() / inv255,
+            (old & m).to_f32() / inv255,
+            if x8 {
+                one
+            } else {
+                old.shr(24).to_f32() / inv255
+            },
+        ];
         let (cs, cd) = resolve(b.src, b.dst);
         let (as_, ad) = resolve(b.src_alpha, b.dst_alpha);
-        c = std::array::from_fn(|k| {
+        let src = c;
+        for k in 0..4 {
             let (fs, fd, op) = if k < 3 {
                 (
-                    factor_v(s, cs, &c, &d, b.factor, k),
-                    factor_v(s, cd, &c, &d, b.factor, k),
+                    factor_v(s, cs, &src, &d, b.factor, k),
+                    factor_v(s, cd, &src, &d, b.factor, k),
                     b.op,
                 )
             } else {
                 (
-                    factor_v(s, as_, &c, &d, b.factor, k),
-                    factor_v(s, ad, &c, &d, b.factor, k),
+                    factor_v(s, as_, &src, &d, b.factor, k),
+                    factor_v(s, ad, &src, &d, b.factor, k),
                     b.op_alpha,
                 )
             };
-            op_v::<S>(op, c[k], fs, d[k], fd)
-        });
-        c = c.map(|v| v.max(zero).min(one));
+            c[k] = op_v::<S>(op, src[k], fs, d[k], fd).max(zero).min(one);
+        }
     }
-    let q = |v: S::F| (v * s.splat(255.0) + s.splat(0.5)).to_i32();
-    let a = if x8 { s.splat_i(0xFF) } else { q(c[3]) };
-    let mut word = q(c[2]) | q(c[1]).shl(8) | q(c[0]).shl(16) | a.shl(24);
+    let (k255, half) = (s.splat(255.0), s.splat(0.5));
+    let a = if x8 {
+        s.splat_i(0xFF)
+    } else {
+        (c[3] * k255 + half).to_i32()
+    };
+    let mut word = (c[2] * k255 + half).to_i32()
+        | (c[1] * k255 + half).to_i32().shl(8)
+        | (c[0] * k255 + half).to_i32().shl(16)
+        | a.shl(24);
     if ts.write_mask != 0xF {
         let mut bytes = 0u32;
         for (bit, m) in [

@@ -166,13 +166,17 @@ impl PixelStage for ColorStage {
 
     #[inline(always)]
     fn shade<S: Simd>(&self, s: S, stamp: &Stamp<S>, attrs: &AttrPlanes<'_>) -> PixelOut<S> {
+        // No closures or array maps here: they would be compiled outside the
+        // AVX2 trampoline (see the simd module docs).
         let zero = s.splat(0.0);
         let one = s.splat(1.0);
-        let sat = |v: S::F| v.max(zero).min(one);
-        let mut c = [0, 1, 2, 3].map(|k| sat(stamp.attr(s, attrs, k)));
+        let mut c = [zero; 4];
+        for k in 0..4 {
+            c[k] = stamp.attr(s, attrs, k).max(zero).min(one);
+        }
         if self.specular {
-            for (k, ch) in c.iter_mut().take(3).enumerate() {
-                *ch = (*ch + sat(stamp.attr(s, attrs, 4 + k))).min(one);
+            for k in 0..3 {
+                c[k] = (c[k] + stamp.attr(s, attrs, 4 + k).max(zero).min(one)).min(one);
             }
         }
         PixelOut {

@@ -34,22 +34,28 @@ impl Kernel for Batch<'_> {
     type Output = Vec<[Plane; 8]>;
     #[inline(always)]
     fn run<S: Simd>(self, s: S) -> Vec<[Plane; 8]> {
-        let [dx1, dy1, dx2, dy2] = self.d.map(|a| s.f32s(a));
+        let dx1 = s.f32s(self.d[0]);
+        let dy1 = s.f32s(self.d[1]);
+        let dx2 = s.f32s(self.d[2]);
+        let dy2 = s.f32s(self.d[3]);
         let inv = s.splat(1.0) / s.f32s(self.area);
-        self.vals
-            .iter()
-            .map(|v| {
-                let (v0, v1, v2) = (s.f32s(v[0]), s.f32s(v[1]), s.f32s(v[2]));
-                let (da1, da2) = (v1 - v0, v2 - v0);
-                let ddx = ((da1 * dy2 - da2 * dy1) * inv).to_array();
-                let ddy = ((da2 * dx1 - da1 * dx2) * inv).to_array();
-                std::array::from_fn(|l| Plane {
+        let mut out = Vec::with_capacity(self.vals.len());
+        for v in self.vals {
+            let (v0, v1, v2) = (s.f32s(v[0]), s.f32s(v[1]), s.f32s(v[2]));
+            let (da1, da2) = (v1 - v0, v2 - v0);
+            let ddx = ((da1 * dy2 - da2 * dy1) * inv).to_array();
+            let ddy = ((da2 * dx1 - da1 * dx2) * inv).to_array();
+            let mut p = [Plane::default(); 8];
+            for l in 0..8 {
+                p[l] = Plane {
                     a0: v[0][l],
                     ddx: ddx[l],
                     ddy: ddy[l],
-                })
-            })
-            .collect()
+                };
+            }
+            out.push(p);
+        }
+        out
     }
 }
 

@@ -261,7 +261,10 @@ fn stamp<S: Simd, P: PixelStage>(
         w: if p.persp != 0 { wq } else { one },
     };
     let out = ctx.stage.shade(s, &st, &attrs);
-    let fog_alpha = ctx.inputs.fog.map_or(one, |k| st.attr(s, &attrs, k));
+    let fog_alpha = match ctx.inputs.fog {
+        Some(k) => st.attr(s, &attrs, k),
+        None => one,
+    };
     let inp = StampIn {
         live: bits,
         z: p.z.eval(s, fx, fy),
