@@ -19,6 +19,17 @@ use crate::state::{Blend, BlendOp, CmpFunc, FogMode, StencilOp};
 /// 32-bit words (16-bit formats zero-extended); lanes outside the bytes read 0.
 #[inline(always)]
 pub(crate) fn load_words<S: Simd>(s: S, t: &TargetBytes<'_>, x: i32, y: i32) -> S::I {
+    let at0 = y as usize * t.pitch + x as usize * 4;
+    let at1 = at0 + t.pitch;
+    if t.bpp == 4
+        && at1 + 16 <= t.bytes.len()
+        && let (Ok(r0), Ok(r1)) = (
+            bytemuck::try_cast_slice::<u8, u32>(&t.bytes[at0..at0 + 16]),
+            bytemuck::try_cast_slice::<u8, u32>(&t.bytes[at1..at1 + 16]),
+        )
+    {
+        return s.load_u32_rows(r0, r1);
+    }
     let mut w = [0u32; 8];
     for (r, row) in [y, y + 1].into_iter().enumerate() {
         let at = row as usize * t.pitch + x as usize * t.bpp;

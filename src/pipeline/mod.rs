@@ -64,6 +64,7 @@ pub(crate) struct DrawCall {
 #[derive(Debug, Default)]
 pub(crate) struct Pipeline {
     pool: Option<(usize, Arc<rayon::ThreadPool>)>,
+    scratch: crate::raster::Scratch,
 }
 
 impl Pipeline {
@@ -189,12 +190,14 @@ impl Device {
         } else {
             self.pipeline.pool(threads)
         };
+        let mut scratch = std::mem::take(&mut self.pipeline.scratch);
         let passed = targets::with_targets(&st, |fb| {
             if driver == DriverType::Reference {
                 let mut fb = fb;
                 crate::reference::draw(&st, &buf, &prims, &inputs, &stage, &mut fb)
             } else {
                 crate::raster::draw(
+                    &mut scratch,
                     &st,
                     &buf,
                     &prims,
@@ -206,6 +209,7 @@ impl Device {
                 )
             }
         });
+        self.pipeline.scratch = scratch;
         self.samples_passed += passed;
         Ok(())
     }

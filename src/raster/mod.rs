@@ -25,10 +25,19 @@ use crate::simd::Backend;
 /// Tile edge in pixels (tiles are square; a band is one row of tiles).
 pub(crate) const TILE: i32 = 64;
 
+/// Buffers reused from draw to draw (no fresh allocation, no page faults).
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    setups: Vec<PrimSetup>,
+    planes: Vec<crate::pixel::Plane>,
+    bins: Vec<Vec<u32>>,
+}
+
 /// Renders `prims` of one draw into `fb`; returns the samples that passed
 /// depth and stencil.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn draw<P: PixelStage>(
+    scratch: &mut Scratch,
     st: &DrawState,
     buf: &VertexBuf,
     prims: &[Prim],
@@ -38,9 +47,15 @@ pub(crate) fn draw<P: PixelStage>(
     backend: Backend,
     pool: Option<&rayon::ThreadPool>,
 ) -> u64 {
-    let mut setups: Vec<PrimSetup> = Vec::with_capacity(prims.len());
-    let mut planes = Vec::new();
-    setup::build(st, buf, prims, inputs, backend, &mut setups, &mut planes);
+    let Scratch {
+        setups,
+        planes,
+        bins,
+    } = scratch;
+    setups.clear();
+    planes.clear();
+    setups.reserve(prims.len());
+    setup::build(st, buf, prims, inputs, backend, setups, planes);
     if setups.is_empty() {
         return 0;
     }
@@ -48,7 +63,10 @@ pub(crate) fn draw<P: PixelStage>(
     // whose bounding box touches it, in order.
     let tiles_x = st.clip.right.div_euclid(TILE) + 1;
     let tiles_y = st.clip.bottom.div_euclid(TILE) + 1;
-    let mut bins: Vec<Vec<u32>> = vec![Vec::new(); (tiles_x * tiles_y) as usize];
+    bins.resize_with((tiles_x * tiles_y) as usize, Vec::new);
+    for b in bins.iter_mut() {
+        b.clear();
+    }
     for (i, p) in setups.iter().enumerate() {
         if p.bbox.is_empty() {
             continue;
@@ -62,11 +80,11 @@ pub(crate) fn draw<P: PixelStage>(
     let bands = fb.into_bands(TILE as usize);
     let ctx = tile::Ctx {
         st,
-        setups: &setups,
-        planes: &planes,
+        setups,
+        planes,
         inputs,
         stage,
-        bins: &bins,
+        bins,
         tiles_x,
         tiles_y,
     };

@@ -99,6 +99,17 @@ impl Simd for Avx2 {
         AI(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) })
     }
     #[inline(always)]
+    fn load_u32_rows(self, r0: &[u32], r1: &[u32]) -> AI {
+        let (a, b) = (&r0[..4], &r1[..4]);
+        // SAFETY: AVX2 is present (token); both slices were checked to hold 4 u32s.
+        AI(unsafe {
+            _mm256_inserti128_si256::<1>(
+                _mm256_castsi128_si256(_mm_loadu_si128(a.as_ptr().cast())),
+                _mm_loadu_si128(b.as_ptr().cast()),
+            )
+        })
+    }
+    #[inline(always)]
     fn mask_from_bits(self, bits: u32) -> AM {
         let lanes = avx!(_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128));
         let b = avx!(_mm256_set1_epi32(bits as i32));
