@@ -187,7 +187,7 @@ mod tests {
         let out = clip_polygon(poly, 5, &[NEAR, FAR]);
         assert_eq!(out.len() / 5, 4);
         // The cut on edge 0-1 is at t = 0.5: z = 0 and the attribute halfway.
-        assert_eq!(&out[5..10], &[0.5, 0.0, 0.0, 1.0, 15.0]);
+        assert_eq!(&out[0..5], &[0.5, 0.0, 0.0, 1.0, 15.0]);
     }
 
     #[test]
