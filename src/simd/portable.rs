@@ -51,6 +51,20 @@ impl Simd for Portable {
         PI(i32x8::from(a.map(|v| v as i32)))
     }
     #[inline(always)]
+    fn load_u32_rows(self, r0: &[u32], r1: &[u32]) -> PI {
+        let (a, b) = (&r0[..4], &r1[..4]);
+        PI(i32x8::from([
+            a[0] as i32,
+            a[1] as i32,
+            a[2] as i32,
+            a[3] as i32,
+            b[0] as i32,
+            b[1] as i32,
+            b[2] as i32,
+            b[3] as i32,
+        ]))
+    }
+    #[inline(always)]
     fn mask_from_bits(self, bits: u32) -> PM {
         PM(i32x8::from(std::array::from_fn::<i32, 8, _>(|i| {
             -(((bits >> i) & 1) as i32)

@@ -1,0 +1,423 @@
+//! The Warp output merger: fog, alpha test, stencil and depth, blending,
+//! write masks and stores for one 4x2 stamp in 8 lanes.
+//!
+//! Vector fast paths cover the common formats (D24S8/D24X8 depth, A8R8G8B8
+//! and X8R8G8B8 colour without sRGB); other formats go lane by lane through
+//! the Reference driver's scalar colour merge, so every format is written
+//! exactly as `format::encode_color` defines. Every vector formula repeats
+//! the scalar one (`reference::om`) operation for operation.
+
+// Index loops keep the scalar and 8-lane formulas visibly parallel and
+// keep closures out of the SIMD path (see the simd module docs).
+#![allow(clippy::needless_range_loop)]
+
+use crate::format::Format;
+use crate::pipeline::TargetBytes;
+use crate::pipeline::state::{DrawState, FogSource, StencilFace, StencilState, TargetState};
+use crate::pixel::PixelOut;
+use crate::reference::om::{fog_factor, is_float, merge_color, resolve};
+use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::state::{Blend, BlendOp, CmpFunc, FogMode, StencilOp};
+
+/// Loads the texels of a stamp (rows `y`, `y + 1`, columns `x..x + 4`) as
+/// 32-bit words (16-bit formats zero-extended); lanes outside the bytes read 0.
+#[inline(always)]
+pub(crate) fn load_words<S: Simd>(s: S, t: &TargetBytes<'_>, x: i32, y: i32) -> S::I {
+    let at0 = y as usize * t.pitch + x as usize * 4;
+    let at1 = at0 + t.pitch;
+    if t.bpp == 4
+        && at1 + 16 <= t.bytes.len()
+        && let (Ok(r0), Ok(r1)) = (
+            bytemuck::try_cast_slice::<u8, u32>(&t.bytes[at0..at0 + 16]),
+            bytemuck::try_cast_slice::<u8, u32>(&t.bytes[at1..at1 + 16]),
+        )
+    {
+        return s.load_u32_rows(r0, r1);
+    }
+    let mut w = [0u32; 8];
+    for (r, row) in [y, y + 1].into_iter().enumerate() {
+        let at = row as usize * t.pitch + x as usize * t.bpp;
+        if t.bpp == 4
+            && at + 16 <= t.bytes.len()
+            && let Ok(words) = bytemuck::try_cast_slice::<u8, u32>(&t.bytes[at..at + 16])
+        {
+            w[4 * r..4 * r + 4].copy_from_slice(words);
+            continue;
+        }
+        for i in 0..4 {
+            let a = at + i * t.bpp;
+            if let Some(b) = t.bytes.get(a..a + t.bpp) {
+                let mut q = [0u8; 4];
+                q[..t.bpp.min(4)].copy_from_slice(&b[..t.bpp.min(4)]);
+                w[4 * r + i] = u32::from_le_bytes(q);
+            }
+        }
+    }
+    s.load_u32(&w)
+}
+
+/// Stores the lanes of `v` set in `bits` (the inverse of [`load_words`]).
+#[inline(always)]
+pub(crate) fn store_words<S: Simd>(v: S::I, bits: u32, t: &mut TargetBytes<'_>, x: i32, y: i32) {
+    let mut w = [0u32; 8];
+    v.store_u32(&mut w);
+    for (r, row) in [y, y + 1].into_iter().enumerate() {
+        let rb = (bits >> (4 * r)) & 0xF;
+        if rb == 0 {
+            continue;
+        }
+        let at = row as usize * t.pitch + x as usize * t.bpp;
+        if t.bpp == 4
+            && rb == 0xF
+            && at + 16 <= t.bytes.len()
+            && let Ok(words) = bytemuck::try_cast_slice_mut::<u8, u32>(&mut t.bytes[at..at + 16])
+        {
+            words.copy_from_slice(&w[4 * r..4 * r + 4]);
+            continue;
+        }
+        for i in 0..4 {
+            if rb & (1 << i) == 0 {
+                continue;
+            }
+            let a = at + i * t.bpp;
+            if let Some(b) = t.bytes.get_mut(a..a + t.bpp) {
+                let n = t.bpp.min(4);
+                b[..n].copy_from_slice(&w[4 * r + i].to_le_bytes()[..n]);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn cmp_f<S: Simd>(s: S, f: CmpFunc, a: S::F, b: S::F) -> S::M {
+    match f {
+        CmpFunc::Never => s.mask_from_bits(0),
+        CmpFunc::Less => a.lt(b),
+        CmpFunc::Equal => a.eq(b),
+        CmpFunc::LessEqual => a.le(b),
+        CmpFunc::Greater => a.gt(b),
+        CmpFunc::NotEqual => a.ne(b),
+        CmpFunc::GreaterEqual => a.ge(b),
+        CmpFunc::Always => s.mask_from_bits(0xFF),
+    }
+}
+
+#[inline(always)]
+fn cmp_i<S: Simd>(s: S, f: CmpFunc, a: S::I, b: S::I) -> S::M {
+    match f {
+        CmpFunc::Never => s.mask_from_bits(0),
+        CmpFunc::Less => a.lt(b),
+        CmpFunc::Equal => a.eq(b),
+        CmpFunc::LessEqual => !a.gt(b),
+        CmpFunc::Greater => a.gt(b),
+        CmpFunc::NotEqual => !a.eq(b),
+        CmpFunc::GreaterEqual => !a.lt(b),
+        CmpFunc::Always => s.mask_from_bits(0xFF),
+    }
+}
+
+#[inline(always)]
+fn stencil_op_v<S: Simd>(s: S, op: StencilOp, stored: S::I, st: &StencilState) -> S::I {
+    let max = s.splat_i(((1u32 << st.bits) - 1) as i32);
+    let one = s.splat_i(1);
+    match op {
+        StencilOp::Keep => stored,
+        StencilOp::Zero => s.splat_i(0),
+        StencilOp::Replace => s.splat_i(st.reference as i32),
+        StencilOp::IncrSat => (stored + one).min(max),
+        StencilOp::DecrSat => (stored - one).max(s.splat_i(0)),
+        StencilOp::Invert => (stored ^ s.splat_i(-1)) & max,
+        StencilOp::Incr => (stored + one) & max,
+        StencilOp::Decr => (stored - one) & max,
+    }
+}
+
+/// Per-stamp inputs of the merger besides the pixel stage's output.
+pub(crate) struct StampIn<S: Simd> {
+    /// Lanes covered and not killed.
+    pub(crate) live: u32,
+    pub(crate) z: S::F,
+    /// `1 / q` (for w-based fog).
+    pub(crate) w: S::F,
+    /// Interpolated specular alpha (vertex fog).
+    pub(crate) fog_alpha: S::F,
+    pub(crate) bias: f32,
+    pub(crate) front: bool,
+    pub(crate) x: i32,
+    /// Row relative to the band.
+    pub(crate) y: i32,
+}
+
+/// Merges one stamp; returns the number of samples that passed depth and stencil.
+#[inline(always)]
+pub(crate) fn merge<S: Simd>(
+    s: S,
+    st: &DrawState,
+    out: &PixelOut<S>,
+    inp: &StampIn<S>,
+    depth: Option<&mut TargetBytes<'_>>,
+    colors: &mut [Option<TargetBytes<'_>>; 4],
+) -> u32 {
+    let zero = s.splat(0.0);
+    let one = s.splat(1.0);
+    let mut live = inp.live & !out.kill.bits();
+    if st.z_clip_per_pixel {
+        live &= (inp.z.ge(zero) & inp.z.le(one)).bits();
+    }
+    if live == 0 {
+        return 0;
+    }
+    let mut c = out.color;
+    if let Some(fog) = &st.fog {
+        let f = match fog.source {
+            FogSource::Table {
+                mode: FogMode::Linear,
+                w_based,
+                start,
+                end,
+                ..
+            } if start != end => {
+                let d = if w_based { inp.w } else { inp.z };
+                let f = (s.splat(end) - d) / (s.splat(end) - s.splat(start));
+                f.max(zero).min(one)
+            }
+            FogSource::SpecularAlpha => inp.fog_alpha.max(zero).min(one),
+            ref src => {
+                let (za, wa, fa) = (inp.z.to_array(), inp.w.to_array(), inp.fog_alpha.to_array());
+                s.f32s(std::array::from_fn(|l| {
+                    fog_factor(src, fa[l], za[l], wa[l])
+                }))
+            }
+        };
+        for ch in 0..3 {
+            c[0][ch] = f * c[0][ch] + (one - f) * s.splat(fog.color[ch]);
+        }
+    }
+    if let Some((func, reference)) = st.alpha_test {
+        let unorm0 = st.targets[0].as_ref().is_none_or(|t| !is_float(t.format));
+        let a = if unorm0 {
+            c[0][3].max(zero).min(one)
+        } else {
+            c[0][3]
+        };
+        live &= cmp_f(s, func, a, s.splat(reference)).bits();
+        if live == 0 {
+            return 0;
+        }
+    }
+    let mut passed = live;
+    if let (Some(d), Some(t)) = (&st.depth, depth) {
+        let word = load_words(s, t, inp.x, inp.y);
+        let (zbits, shift) = match d.format {
+            Format::D16 | Format::D16_LOCKABLE => (16, 0),
+            _ => (24, 8),
+        };
+        let sbits = d.format.stencil_bits();
+        let smask = if sbits == 0 { 0 } else { (1i32 << sbits) - 1 };
+        let stored_s = word & s.splat_i(smask);
+        let stored_z = if shift == 8 {
+            word.shr(8)
+        } else {
+            word & s.splat_i(0xFFFF)
+        };
+        let mut ok = s.mask_from_bits(0xFF);
+        let mut new_s = stored_s;
+        let face: Option<(StencilFace, &StencilState)> = d
+            .stencil
+            .as_ref()
+            .map(|ss| (if inp.front { ss.front } else { ss.back }, ss));
+        if let Some((f, ss)) = face {
+            let r = s.splat_i((ss.reference & ss.mask) as i32);
+            ok = cmp_i(s, f.func, r, stored_s & s.splat_i(ss.mask as i32));
+        }
+        let zb = (inp.z + s.splat(inp.bias))
+            .max(s.splat(st.min_z))
+            .min(s.splat(st.max_z));
+        let zq = s.unorm_f64(zb.max(zero).min(one), zbits);
+        let zpass = if d.test {
+            cmp_i(s, d.func, zq, stored_z)
+        } else {
+            s.mask_from_bits(0xFF)
+        };
+        if let Some((f, ss)) = face {
+            let sfail = stencil_op_v(s, f.fail, stored_s, ss);
+            let zfail = stencil_op_v(s, f.zfail, stored_s, ss);
+            let pass = stencil_op_v(s, f.pass, stored_s, ss);
+            new_s = ok.select_i(zpass.select_i(pass, zfail), sfail);
+            let wm = s.splat_i(ss.write_mask as i32);
+            new_s = (stored_s & (wm ^ s.splat_i(-1))) | (new_s & wm);
+        }
+        let pass_all = ok & zpass;
+        let keep = (word & s.splat_i(!smask)) | new_s;
+        let new_word = if d.write {
+            let written = if shift == 8 { zq.shl(8) | new_s } else { zq };
+            pass_all.select_i(written, keep)
+        } else {
+            keep
+        };
+        if d.write || d.stencil.is_some() {
+            store_words::<S>(new_word, live, t, inp.x, inp.y);
+        }
+        passed = live & pass_all.bits();
+    }
+    if passed == 0 {
+        return 0;
+    }
+    for (i, (ts, dst)) in st.targets.iter().zip(colors.iter_mut()).enumerate() {
+        let (Some(ts), Some(dst)) = (ts, dst) else {
+            continue;
+        };
+        if out.written & (1 << i) == 0 {
+            continue;
+        }
+        let fast = !ts.srgb && matches!(ts.format, Format::A8R8G8B8 | Format::X8R8G8B8);
+        if fast {
+            color_bgra8(s, st, ts, c[i], passed, dst, inp.x, inp.y);
+        } else {
+            let lanes = c[i].map(|v| v.to_array());
+            for l in 0..8 {
+                if passed & (1 << l) == 0 {
+                    continue;
+                }
+                let (px, py) = (inp.x + (l as i32 & 3), inp.y + (l as i32 >> 2));
+                let col = [lanes[0][l], lanes[1][l], lanes[2][l], lanes[3][l]];
+                merge_color(st, ts, col, dst.texel(px, py));
+            }
+        }
+    }
+    passed.count_ones()
+}
+
+#[inline(always)]
+fn factor_v<S: Simd>(
+    s: S,
+    b: Blend,
+    sc: &[S::F; 4],
+    d: &[S::F; 4],
+    k: [f32; 4],
+    ch: usize,
+) -> S::F {
+    let one = s.splat(1.0);
+    match b {
+        Blend::Zero | Blend::SrcColor2 | Blend::InvSrcColor2 => s.splat(0.0),
+        Blend::One => one,
+        Blend::SrcColor => sc[ch],
+        Blend::InvSrcColor => one - sc[ch],
+        Blend::SrcAlpha | Blend::BothSrcAlpha => sc[3],
+        Blend::InvSrcAlpha | Blend::BothInvSrcAlpha => one - sc[3],
+        Blend::DestAlpha => d[3],
+        Blend::InvDestAlpha => one - d[3],
+        Blend::DestColor => d[ch],
+        Blend::InvDestColor => one - d[ch],
+        Blend::SrcAlphaSat => {
+            if ch == 3 {
+                one
+            } else {
+                sc[3].min(one - d[3])
+            }
+        }
+        Blend::BlendFactor => s.splat(k[ch]),
+        Blend::InvBlendFactor => s.splat(1.0 - k[ch]),
+    }
+}
+
+#[inline(always)]
+fn op_v<S: Simd>(op: BlendOp, sv: S::F, fs: S::F, d: S::F, fd: S::F) -> S::F {
+    match op {
+        BlendOp::Add => sv * fs + d * fd,
+        BlendOp::Subtract => sv * fs - d * fd,
+        BlendOp::RevSubtract => d * fd - sv * fs,
+        BlendOp::Min => sv.min(d),
+        BlendOp::Max => sv.max(d),
+    }
+}
+
+/// A8R8G8B8 / X8R8G8B8 (bytes B, G, R, A) colour merge in 8 lanes.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn color_bgra8<S: Simd>(
+    s: S,
+    st: &DrawState,
+    ts: &TargetState,
+    color: [S::F; 4],
+    passed: u32,
+    dst: &mut TargetBytes<'_>,
+    x: i32,
+    y: i32,
+) {
+    let zero = s.splat(0.0);
+    let one = s.splat(1.0);
+    let x8 = ts.format == Format::X8R8G8B8;
+    let mut c = color;
+    for v in c.iter_mut() {
+        *v = v.max(zero).min(one);
+    }
+    let need_old = st.blend.is_some() || ts.write_mask != 0xF;
+    let old = if need_old {
+        load_words(s, dst, x, y)
+    } else {
+        s.splat_i(0)
+    };
+    if let Some(b) = &st.blend {
+        let m = s.splat_i(0xFF);
+        let inv255 = s.splat(255.0);
+        let d = [
+            (old.shr(16) & m).to_f32() / inv255,
+            (old.shr(8) & m).to_f32() / inv255,
+            (old & m).to_f32() / inv255,
+            if x8 {
+                one
+            } else {
+                old.shr(24).to_f32() / inv255
+            },
+        ];
+        let (cs, cd) = resolve(b.src, b.dst);
+        let (as_, ad) = resolve(b.src_alpha, b.dst_alpha);
+        let src = c;
+        for k in 0..4 {
+            let (fs, fd, op) = if k < 3 {
+                (
+                    factor_v(s, cs, &src, &d, b.factor, k),
+                    factor_v(s, cd, &src, &d, b.factor, k),
+                    b.op,
+                )
+            } else {
+                (
+                    factor_v(s, as_, &src, &d, b.factor, k),
+                    factor_v(s, ad, &src, &d, b.factor, k),
+                    b.op_alpha,
+                )
+            };
+            c[k] = op_v::<S>(op, src[k], fs, d[k], fd).max(zero).min(one);
+        }
+    }
+    let (k255, half) = (s.splat(255.0), s.splat(0.5));
+    let a = if x8 {
+        s.splat_i(0xFF)
+    } else {
+        (c[3] * k255 + half).to_i32()
+    };
+    let mut word = (c[2] * k255 + half).to_i32()
+        | (c[1] * k255 + half).to_i32().shl(8)
+        | (c[0] * k255 + half).to_i32().shl(16)
+        | a.shl(24);
+    if ts.write_mask != 0xF {
+        let mut bytes = 0u32;
+        for (bit, m) in [
+            (1, 0x00FF_0000u32),
+            (2, 0xFF00),
+            (4, 0xFF),
+            (8, 0xFF00_0000),
+        ] {
+            if ts.write_mask & bit != 0 || (bit == 8 && x8) {
+                bytes |= m;
+            }
+        }
+        let keep = s.splat_i(!bytes as i32);
+        word = (word & s.splat_i(bytes as i32)) | (old & keep);
+        if x8 {
+            word = word | s.splat_i(0xFF00_0000u32 as i32);
+        }
+    }
+    store_words::<S>(word, passed, dst, x, y);
+}

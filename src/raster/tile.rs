@@ -1,0 +1,280 @@
+//! Tile execution: one band (a row of tiles) per task; per tile, the binned
+//! primitives in order; triangles hierarchically (tile-level edge
+//! classification, 8x8 blocks trivially accepted or rejected per edge,
+//! 4x2 stamps with edge masks), points and lines by their own coverage.
+//!
+//! Edge values inside a tile fit in i32: an edge that neither accepts nor
+//! rejects the tile crosses it, so its values there are within
+//! 68 * (|a| + |b|) < 2^30 of zero (|a|, |b| < 2^23 inside the guard band).
+
+use super::TILE;
+use crate::geom::HEADER;
+use crate::om::{StampIn, merge};
+use crate::pipeline::FrameTargets;
+use crate::pipeline::state::{DrawState, FogSource};
+use crate::pixel::setup::{Cover, Edge, PrimSetup, rel};
+use crate::pixel::{AttrPlanes, PixelStage, Plane, Stamp};
+use crate::reference::Inputs;
+use crate::simd::{IntV, Kernel, MaskV, Simd};
+use crate::state::Rect;
+
+/// What every band of a draw reads.
+pub(crate) struct Ctx<'a, P> {
+    pub(crate) st: &'a DrawState,
+    pub(crate) setups: &'a [PrimSetup],
+    pub(crate) planes: &'a [Plane],
+    pub(crate) inputs: &'a Inputs<'a>,
+    pub(crate) stage: &'a P,
+    pub(crate) bins: &'a [Vec<u32>],
+    pub(crate) tiles_x: i32,
+    pub(crate) tiles_y: i32,
+}
+
+/// One band of a draw: the kernel a worker runs.
+pub(crate) struct Band<'a, 'b, P> {
+    pub(crate) ctx: &'a Ctx<'a, P>,
+    pub(crate) fb: FrameTargets<'b>,
+}
+
+impl<P: PixelStage> Kernel for Band<'_, '_, P> {
+    type Output = u64;
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> u64 {
+        let ctx = self.ctx;
+        let mut fb = self.fb;
+        let ty = fb.y0 / TILE;
+        if ty >= ctx.tiles_y {
+            return 0;
+        }
+        let mut samples = 0u64;
+        for tx in 0..ctx.tiles_x {
+            let tile = Rect::new(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE)
+                .intersect(&ctx.st.clip)
+                .intersect(&Rect::new(0, fb.y0, i32::MAX, fb.y0 + fb.rows));
+            if tile.is_empty() {
+                continue;
+            }
+            for &pi in &ctx.bins[(ty * ctx.tiles_x + tx) as usize] {
+                let p = &ctx.setups[pi as usize];
+                samples += u64::from(prim(s, ctx, p, tile, &mut fb));
+            }
+        }
+        samples
+    }
+}
+
+/// Lanes of stamp (x, y) inside `r`.
+#[inline(always)]
+fn region_bits(r: &Rect, x: i32, y: i32) -> u32 {
+    let mut cols = 0u32;
+    for i in 0..4 {
+        if x + i >= r.left && x + i < r.right {
+            cols |= 1 << i;
+        }
+    }
+    let mut bits = 0;
+    if y >= r.top && y < r.bottom {
+        bits |= cols;
+    }
+    if y + 1 >= r.top && y + 1 < r.bottom {
+        bits |= cols << 4;
+    }
+    bits
+}
+
+#[inline(always)]
+fn prim<S: Simd, P: PixelStage>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    p: &PrimSetup,
+    tile: Rect,
+    fb: &mut FrameTargets<'_>,
+) -> u32 {
+    let r = p.bbox.intersect(&tile);
+    if r.is_empty() {
+        return 0;
+    }
+    let mut n = 0;
+    match p.cover {
+        Cover::Tri(e) => n += tri(s, ctx, p, &e, r, fb),
+        Cover::Rect | Cover::Line(_) => {
+            let mut y = r.top & !1;
+            while y < r.bottom {
+                let mut x = r.left & !3;
+                while x < r.right {
+                    let mut bits = region_bits(&r, x, y);
+                    if let Cover::Line(l) = &p.cover {
+                        for lane in 0..8 {
+                            if bits & (1 << lane) != 0 && !l.covers(x + (lane & 3), y + (lane >> 2))
+                            {
+                                bits &= !(1 << lane);
+                            }
+                        }
+                    }
+                    if bits != 0 {
+                        n += stamp(s, ctx, p, x, y, bits, fb);
+                    }
+                    x += 4;
+                }
+                y += 2;
+            }
+        }
+    }
+    n
+}
+
+/// One partially covering edge, relative to the region's stamp origin.
+#[derive(Clone, Copy)]
+struct PEdge<I> {
+    a: i32,
+    b: i32,
+    /// F at the origin.
+    f0: i32,
+    /// a * lane_x + b * lane_y.
+    step: I,
+}
+
+#[inline(always)]
+fn tri<S: Simd, P: PixelStage>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    p: &PrimSetup,
+    e: &[Edge; 3],
+    r: Rect,
+    fb: &mut FrameTargets<'_>,
+) -> u32 {
+    let (ox, oy) = (r.left & !7, r.top & !7);
+    let (w, h) = (
+        i64::from(r.right - 1 - r.left),
+        i64::from(r.bottom - 1 - r.top),
+    );
+    let lx = s.i32s([0, 1, 2, 3, 0, 1, 2, 3]);
+    let ly = s.i32s([0, 0, 0, 0, 1, 1, 1, 1]);
+    let mut edges: [Option<PEdge<S::I>>; 3] = [None; 3];
+    let mut count = 0;
+    for ed in e {
+        let f = ed.at(r.left.into(), r.top.into());
+        let min = f + ed.a.min(0) * w + ed.b.min(0) * h;
+        let max = f + ed.a.max(0) * w + ed.b.max(0) * h;
+        if max <= 0 {
+            return 0;
+        }
+        if min > 0 {
+            continue;
+        }
+        let (a, b) = (ed.a as i32, ed.b as i32);
+        edges[count] = Some(PEdge {
+            a,
+            b,
+            f0: ed.at(ox.into(), oy.into()) as i32,
+            step: s.splat_i(a).mul_lo(lx) + s.splat_i(b).mul_lo(ly),
+        });
+        count += 1;
+    }
+    let edges = &edges[..count];
+    let zero = s.splat_i(0);
+    let mut n = 0;
+    let mut by = oy;
+    while by < r.bottom {
+        let mut bx = ox;
+        while bx < r.right {
+            // Classify the 8x8 block per edge.
+            let mut live: [Option<(PEdge<S::I>, i32)>; 3] = [None; 3];
+            let mut nl = 0;
+            let mut rejected = false;
+            for pe in edges.iter().flatten() {
+                let fb0 = pe.f0 + pe.a * (bx - ox) + pe.b * (by - oy);
+                let min = fb0 + pe.a.min(0) * 7 + pe.b.min(0) * 7;
+                let max = fb0 + pe.a.max(0) * 7 + pe.b.max(0) * 7;
+                if max <= 0 {
+                    rejected = true;
+                    break;
+                }
+                if min <= 0 {
+                    live[nl] = Some((*pe, fb0));
+                    nl += 1;
+                }
+            }
+            if !rejected {
+                let inner = bx >= r.left && by >= r.top && bx + 8 <= r.right && by + 8 <= r.bottom;
+                for sy in (by..by + 8).step_by(2) {
+                    if sy >= r.bottom || sy + 1 < r.top {
+                        continue;
+                    }
+                    for sx in (bx..bx + 8).step_by(4) {
+                        if sx >= r.right || sx + 3 < r.left {
+                            continue;
+                        }
+                        let mut bits = if inner { 0xFF } else { region_bits(&r, sx, sy) };
+                        for (pe, fb0) in live[..nl].iter().flatten() {
+                            let f = fb0 + pe.a * (sx - bx) + pe.b * (sy - by);
+                            bits &= (s.splat_i(f) + pe.step).gt(zero).bits();
+                        }
+                        if bits != 0 {
+                            n += stamp(s, ctx, p, sx, sy, bits, fb);
+                        }
+                    }
+                }
+            }
+            bx += 8;
+        }
+        by += 8;
+    }
+    n
+}
+
+/// Shades and merges one stamp of `p` with coverage `bits`.
+#[inline(always)]
+fn stamp<S: Simd, P: PixelStage>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    p: &PrimSetup,
+    x: i32,
+    y: i32,
+    bits: u32,
+    fb: &mut FrameTargets<'_>,
+) -> u32 {
+    let one = s.splat(1.0);
+    let fx = s.splat(rel(x, p.ox)) + s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
+    let fy = s.splat(rel(y, p.oy)) + s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+    let w_fog = matches!(
+        ctx.st.fog.map(|f| f.source),
+        Some(FogSource::Table { w_based: true, .. })
+    );
+    let wq = if p.persp != 0 || w_fog {
+        one / p.q.eval(s, fx, fy)
+    } else {
+        one
+    };
+    let n = ctx.inputs.list.len();
+    let attrs = AttrPlanes {
+        planes: &ctx.planes[p.attr_off as usize..p.attr_off as usize + n],
+        persp: p.persp,
+    };
+    let st = Stamp {
+        x,
+        y,
+        coverage: s.mask_from_bits(bits),
+        front: p.front,
+        fx,
+        fy,
+        w: if p.persp != 0 { wq } else { one },
+    };
+    let out = ctx.stage.shade(s, &st, &attrs);
+    let fog_alpha = match ctx.inputs.fog {
+        Some(k) => st.attr(s, &attrs, k),
+        None => one,
+    };
+    let inp = StampIn {
+        live: bits,
+        z: p.z.eval(s, fx, fy),
+        w: wq,
+        fog_alpha,
+        bias: p.bias,
+        front: p.front,
+        x,
+        y: y - fb.y0,
+    };
+    let _ = HEADER;
+    merge(s, ctx.st, &out, &inp, fb.depth.as_mut(), &mut fb.colors)
+}
