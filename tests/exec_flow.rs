@@ -216,13 +216,12 @@ fn call_callnz_ret_and_early_return() {
                 label l2\nadd r0, r0, c0[aL]\nret\n\
                 label l3\nif_gt v0.x, c1.x\nret\nendif\nadd r1, r1, c10\nret";
     // c100 is beyond the indexed constants: reads 0; use a def instead.
-    let body = format!("def c60, 1000, 1000, 1000, 1000\n{}", body.replace("c100", "c60"));
-    let text = format!("vs_3_0\n{}", body.replace("\nret\n\nlabel", "\nret\nlabel"));
-    let text = text.replacen(
-        "ret\nlabel l0",
-        "mov o0, r0\nmov o1, r1\nret\nlabel l0",
-        1,
+    let body = format!(
+        "def c60, 1000, 1000, 1000, 1000\n{}",
+        body.replace("c100", "c60")
     );
+    let text = format!("vs_3_0\n{}", body.replace("\nret\n\nlabel", "\nret\nlabel"));
+    let text = text.replacen("ret\nlabel l0", "mov o0, r0\nmov o1, r1\nret\nlabel l0", 1);
     let lanes: Vec<_> = xs.iter().map(|&v| vin(&[x(v)])).collect();
     let out = run_vs(&text, &lanes, &c);
     for (l, o) in out.iter().enumerate() {
@@ -237,7 +236,10 @@ fn call_callnz_ret_and_early_return() {
 fn static_branches_are_resolved_per_key() {
     let text = "vs_3_0\nif b3\nmov r0, c1\nelse\nmov r0, c2\nendif\nif !b4\nadd r0, r0, c10\nendif\ncallnz l0, b3\nmov o0, r0\nret\nlabel l0\nadd r0, r0, c20\nret\n";
     let prog = program(text);
-    assert_eq!(warp9::shader::exec::branch_bools(&prog), (1 << 3) | (1 << 4));
+    assert_eq!(
+        warp9::shader::exec::branch_bools(&prog),
+        (1 << 3) | (1 << 4)
+    );
     let mut c = Consts::indexed();
     let mut lens = Vec::new();
     for (b3, b4, expect) in [
@@ -298,13 +300,18 @@ fn budget_stops_lanes_with_their_current_outputs() {
     let t = std::time::Instant::now();
     let out = run_vs_prepared(&p, &[vin(&[]), vin(&[])], &c, &PointFetch::default());
     assert!(t.elapsed().as_secs() < 20);
-    assert!(out[0][0][0] > 20000.0 && out[0][0][0] < 40000.0, "{}", out[0][0][0]);
+    assert!(
+        out[0][0][0] > 20000.0 && out[0][0][0] < 40000.0,
+        "{}",
+        out[0][0][0]
+    );
 }
 
 #[test]
 fn uniform_runtime_bool_branches_beyond_the_key() {
     // The software profile has 2048 booleans; b200 is not in the key.
-    let Ok(tokens) = warp9::shader::assemble("vs_3_sw\nif b200\nmov o0, c1\nelse\nmov o0, c2\nendif\n")
+    let Ok(tokens) =
+        warp9::shader::assemble("vs_3_sw\nif b200\nmov o0, c1\nelse\nmov o0, c2\nendif\n")
     else {
         eprintln!("skipping: the assembler has no vs_3_sw");
         return;
