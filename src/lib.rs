@@ -39,6 +39,7 @@ pub mod error;
 pub mod format;
 mod pipeline;
 pub mod resource;
+pub mod sampler;
 pub mod shader;
 /// 8-lane SIMD vectors with run-time backend dispatch (portable `wide`, AVX2).
 pub mod simd;
