@@ -45,6 +45,7 @@ pub mod pixel;
 mod raster;
 mod reference;
 pub mod resource;
+pub mod sampler;
 pub mod shader;
 /// 8-lane SIMD vectors with run-time backend dispatch (portable `wide`, AVX2).
 pub mod simd;
