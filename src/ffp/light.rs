@@ -50,10 +50,15 @@ pub struct Surface<R> {
     pub power: R,
 }
 
+/// `sum += c · f`. A zero light colour adds nothing even when `f` is
+/// infinite (all-zero attenuation, a documented-invalid setup that must
+/// saturate rather than turn into NaN through `0 · INF`).
 #[inline(always)]
 fn add_scaled<R: Real>(sum: &mut [R; 3], c: [f32; 3], f: R) {
     for i in 0..3 {
-        sum[i] = sum[i] + f.k(c[i]) * f;
+        if c[i] != 0.0 {
+            sum[i] = sum[i] + f.k(c[i]) * f;
+        }
     }
 }
 
