@@ -25,7 +25,10 @@ fn fog_state(mode: FogMode) -> FfpState {
 }
 
 fn fog_of(s: &FfpState, p: [f32; 3]) -> VertexOutput<f32> {
-    let els = [el(0, D::Float3, U::Position, 0), el(12, D::D3dColor, U::Color, 1)];
+    let els = [
+        el(0, D::Float3, U::Position, 0),
+        el(12, D::D3dColor, U::Color, 1),
+    ];
     let mut vb = f32s(&p);
     vb.extend(0x8000_0000u32.to_le_bytes());
     run(s, &els, &vb, 16, 1, DrawOptions::default())[0]
@@ -67,24 +70,52 @@ fn vertex_fog_formulas() {
 #[test]
 fn fog_decision_table() {
     let mut s = fog_state(FogMode::Linear);
-    assert_eq!(fog_decision(&s, VertexPath::FixedFunction, false, true), FogPath::Interpolated);
-    assert_eq!(fog_decision(&s, VertexPath::Shader, false, true), FogPath::Interpolated);
-    assert_eq!(fog_decision(&s, VertexPath::Shader, true, true), FogPath::Off, "ps_3_0");
+    assert_eq!(
+        fog_decision(&s, VertexPath::FixedFunction, false, true),
+        FogPath::Interpolated
+    );
+    assert_eq!(
+        fog_decision(&s, VertexPath::Shader, false, true),
+        FogPath::Interpolated
+    );
+    assert_eq!(
+        fog_decision(&s, VertexPath::Shader, true, true),
+        FogPath::Off,
+        "ps_3_0"
+    );
     s.set_render(RenderState::FogTableMode(FogMode::Exp2));
     // Identity projection: z-based.
     assert_eq!(
         fog_decision(&s, VertexPath::Pretransformed, false, true),
-        FogPath::Table { mode: FogMode::Exp2, w_based: false }
+        FogPath::Table {
+            mode: FogMode::Exp2,
+            w_based: false
+        }
     );
     // A perspective projection (fourth column not (0,0,0,1)): w-based where WFOG is reported.
     let mut p = Mat4::IDENTITY;
     p.z_axis.w = 1.0;
     p.w_axis.w = 0.0;
     s.set_transform(Tt::Projection, p);
-    assert_eq!(fog_decision(&s, VertexPath::FixedFunction, false, true), FogPath::Table { mode: FogMode::Exp2, w_based: true });
-    assert_eq!(fog_decision(&s, VertexPath::FixedFunction, false, false), FogPath::Table { mode: FogMode::Exp2, w_based: false });
+    assert_eq!(
+        fog_decision(&s, VertexPath::FixedFunction, false, true),
+        FogPath::Table {
+            mode: FogMode::Exp2,
+            w_based: true
+        }
+    );
+    assert_eq!(
+        fog_decision(&s, VertexPath::FixedFunction, false, false),
+        FogPath::Table {
+            mode: FogMode::Exp2,
+            w_based: false
+        }
+    );
     s.set_render(RenderState::FogEnable(false));
-    assert_eq!(fog_decision(&s, VertexPath::FixedFunction, false, true), FogPath::Off);
+    assert_eq!(
+        fog_decision(&s, VertexPath::FixedFunction, false, true),
+        FogPath::Off
+    );
 }
 
 #[test]
@@ -100,16 +131,40 @@ fn table_fog_and_blend() {
     }
     assert_eq!(c[3], 1.0, "alpha untouched");
     // START == END for table fog: unfogged below, fogged from the start on.
-    assert_eq!(table_fog_factor(FogMode::Linear, 0.49f32, [0.5, 0.5, 1.0]), 1.0);
-    assert_eq!(table_fog_factor(FogMode::Linear, 0.5f32, [0.5, 0.5, 1.0]), 0.0);
-    assert_eq!(vertex_fog_factor(FogMode::Linear, 0.49f32, [0.5, 0.5, 1.0]), 0.0);
+    assert_eq!(
+        table_fog_factor(FogMode::Linear, 0.49f32, [0.5, 0.5, 1.0]),
+        1.0
+    );
+    assert_eq!(
+        table_fog_factor(FogMode::Linear, 0.5f32, [0.5, 0.5, 1.0]),
+        0.0
+    );
+    assert_eq!(
+        vertex_fog_factor(FogMode::Linear, 0.49f32, [0.5, 0.5, 1.0]),
+        0.0
+    );
     let e = table_fog_factor(FogMode::Exp, 0.5f32, [0.0, 1.0, 2.0]);
     assert!((e - (-1.0f32).exp()).abs() < 1e-7);
-    assert_eq!(table_fog_factor(FogMode::Exp, f32::NAN, [0.0, 1.0, 2.0]), 0.0, "NaN depth does not escape the clamp");
+    assert_eq!(
+        table_fog_factor(FogMode::Exp, f32::NAN, [0.0, 1.0, 2.0]),
+        0.0,
+        "NaN depth does not escape the clamp"
+    );
 }
 
 fn psize(s: &FfpState, els: &[warp9::vertex::VertexElement], vb: &[u8], stride: u32) -> f32 {
-    run(s, els, vb, stride, 1, DrawOptions { points: true, ..DrawOptions::default() })[0].point_size
+    run(
+        s,
+        els,
+        vb,
+        stride,
+        1,
+        DrawOptions {
+            points: true,
+            ..DrawOptions::default()
+        },
+    )[0]
+    .point_size
 }
 
 #[test]
@@ -124,7 +179,10 @@ fn point_sizes() {
     assert_eq!(psize(&s, &p, &vb, 16), 5.0, "MIN clamp");
     s.set_render(RenderState::PointSizeMin(1.0));
     // Per-vertex PSIZE wins over the state.
-    let pv = [el(0, D::Float3, U::Position, 0), el(12, D::Float1, U::PSize, 0)];
+    let pv = [
+        el(0, D::Float3, U::Position, 0),
+        el(12, D::Float1, U::PSize, 0),
+    ];
     assert_eq!(psize(&s, &pv, &vb, 16), 2.5);
     // Scaling: viewport height 100, A = B = 0, C = 1: S = 100 · 2.5 / De with De = 5.
     s.viewport.height = 100;
@@ -144,12 +202,18 @@ fn point_sizes() {
     s.set_render(RenderState::PointScaleB(0.0));
     assert_eq!(psize(&s, &pv, &vb, 16), 256.0);
     // Pre-transformed vertices are never scaled.
-    let t = [el(0, D::Float4, U::PositionT, 0), el(16, D::Float1, U::PSize, 0)];
+    let t = [
+        el(0, D::Float4, U::PositionT, 0),
+        el(16, D::Float1, U::PSize, 0),
+    ];
     assert_eq!(psize(&s, &t, &f32s(&[1.0, 2.0, 0.5, 1.0, 3.0]), 20), 3.0);
     // Sprite coordinates: (0, 0) top-left to (1, 1) bottom-right.
     assert_eq!(sprite_coord([10.0f32, 20.0], [12.0, 22.0], 4.0), [0.0, 0.0]);
     assert_eq!(sprite_coord([14.0f32, 24.0], [12.0, 22.0], 4.0), [1.0, 1.0]);
-    assert_eq!(sprite_coord([13.0f32, 21.0], [12.0, 22.0], 4.0), [0.75, 0.25]);
+    assert_eq!(
+        sprite_coord([13.0f32, 21.0], [12.0, 22.0], 4.0),
+        [0.75, 0.25]
+    );
 }
 
 #[test]
@@ -160,14 +224,39 @@ fn user_clip_planes_in_world_space() {
     s.clip_planes[2] = [0.0, 0.0, 1.0, 0.0]; // world z >= 0
     s.set_render(RenderState::ClipPlaneEnable(0b101));
     // The view (and projection) do not move world-space planes.
-    s.set_transform(Tt::View, Mat4::from_translation(Vec3::new(5.0, -2.0, 7.0)) * Mat4::from_rotation_y(0.3));
+    s.set_transform(
+        Tt::View,
+        Mat4::from_translation(Vec3::new(5.0, -2.0, 7.0)) * Mat4::from_rotation_y(0.3),
+    );
     s.set_transform(Tt::WORLD, Mat4::from_translation(Vec3::new(0.5, 0.0, 0.0)));
     let p = [el(0, D::Float3, U::Position, 0)];
-    let out = run(&s, &p, &f32s(&[2.5, 1.0, -3.0, 0.0, 0.0, 1.0]), 12, 2, DrawOptions::default());
-    close(&out[0].clip_distance, &[2.0, 0.0, -3.0, 0.0, 0.0, 0.0], 1e-5);
-    close(&out[1].clip_distance, &[-0.5, 0.0, 1.0, 0.0, 0.0, 0.0], 1e-5);
+    let out = run(
+        &s,
+        &p,
+        &f32s(&[2.5, 1.0, -3.0, 0.0, 0.0, 1.0]),
+        12,
+        2,
+        DrawOptions::default(),
+    );
+    close(
+        &out[0].clip_distance,
+        &[2.0, 0.0, -3.0, 0.0, 0.0, 0.0],
+        1e-5,
+    );
+    close(
+        &out[1].clip_distance,
+        &[-0.5, 0.0, 1.0, 0.0, 0.0, 0.0],
+        1e-5,
+    );
     // CLIPPING off: no user planes.
     s.set_render(RenderState::Clipping(false));
-    let out = run(&s, &p, &f32s(&[2.5, 1.0, -3.0]), 12, 1, DrawOptions::default());
+    let out = run(
+        &s,
+        &p,
+        &f32s(&[2.5, 1.0, -3.0]),
+        12,
+        1,
+        DrawOptions::default(),
+    );
     assert_eq!(out[0].clip_distance, [0.0; 6]);
 }

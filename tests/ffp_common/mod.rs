@@ -114,3 +114,144 @@ pub fn close(a: &[f32], b: &[f32], tol: f32) {
         assert!((x - y).abs() <= tol, "component {i}: {a:?} vs {b:?}");
     }
 }
+
+use warp9::ffp::stages::{PixelInput, StageTexture};
+use warp9::simd::{FloatV, MaskV, Simd};
+use warp9::texture_fetch::{Lod, SamplerSlot, TextureFetch, TextureFetchScalar};
+
+/// A test texture: `f(coords, lod)` per slot; slots without one return (0, 0, 0, 1).
+pub type TexFn = fn([f32; 4], [f32; 6]) -> [f32; 4];
+
+/// Procedural textures for the stage tests, with identical 8-lane and scalar forms.
+#[derive(Clone, Copy)]
+pub struct TestTextures(pub [Option<TexFn>; 8]);
+
+impl TestTextures {
+    fn one(&self, slot: SamplerSlot, c: [f32; 4], lod: [f32; 6]) -> [f32; 4] {
+        match self.0.get(slot) {
+            Some(Some(f)) => f(c, lod),
+            _ => [0.0, 0.0, 0.0, 1.0],
+        }
+    }
+}
+
+fn lod_values<T: Copy>(lod: &Lod<T>) -> Option<([T; 3], [T; 3])> {
+    match lod {
+        Lod::Implicit { ddx, ddy } => Some((*ddx, *ddy)),
+        _ => None,
+    }
+}
+
+impl TextureFetchScalar for TestTextures {
+    fn sample(&self, slot: SamplerSlot, coords: [f32; 4], lod: Lod<f32>) -> [f32; 4] {
+        let (dx, dy) = lod_values(&lod).expect("fixed-function stages use implicit LOD");
+        self.one(slot, coords, [dx[0], dx[1], dx[2], dy[0], dy[1], dy[2]])
+    }
+}
+
+impl<S: Simd> TextureFetch<S> for TestTextures {
+    fn sample(
+        &self,
+        s: S,
+        slot: SamplerSlot,
+        coords: [S::F; 4],
+        lod: Lod<S::F>,
+        active: S::M,
+    ) -> [S::F; 4] {
+        let (dx, dy) = lod_values(&lod).expect("fixed-function stages use implicit LOD");
+        let c = coords.map(|v| v.to_array());
+        let d = [dx[0], dx[1], dx[2], dy[0], dy[1], dy[2]].map(|v| v.to_array());
+        let bits = active.bits();
+        let mut out = [[0f32; 8]; 4];
+        for l in 0..8 {
+            if bits & (1 << l) != 0 {
+                let r = self.one(slot, c.map(|a| a[l]), d.map(|a| a[l]));
+                for k in 0..4 {
+                    out[k][l] = r[k];
+                }
+            }
+        }
+        out.map(|a| s.f32s(a))
+    }
+}
+
+/// Shades 8 pixels through the 8-lane cascade on every backend and the
+/// Reference; asserts identical bits; returns the Reference colours.
+pub fn shade(
+    state: &FfpState,
+    textures: [StageTexture; 8],
+    divisors: [Option<u8>; 8],
+    inp: &[PixelInput<f32>; 8],
+    fetch: &TestTextures,
+    active: u8,
+) -> [[f32; 4]; 8] {
+    use warp9::simd::{Kernel, dispatch};
+    let want = warp9::ffp::reference_shade8(state, textures, divisors, inp, fetch, active);
+    let key = FfpPixelKey::new(state, textures, divisors);
+    let program = FfpPixelProgram::new(key.clone());
+    let consts = FfpPixelConsts::new(state);
+    struct K<'a> {
+        p: &'a FfpPixelProgram,
+        c: &'a FfpPixelConsts,
+        inp: &'a [PixelInput<f32>; 8],
+        f: &'a TestTextures,
+        active: u8,
+    }
+    impl Kernel for K<'_> {
+        type Output = [[f32; 8]; 4];
+        fn run<S: Simd>(self, s: S) -> Self::Output {
+            let soa = |g: &dyn Fn(&PixelInput<f32>) -> f32| {
+                s.f32s(std::array::from_fn(|l| g(&self.inp[l])))
+            };
+            let v = PixelInput {
+                diffuse: std::array::from_fn(|i| soa(&|p| p.diffuse[i])),
+                specular: std::array::from_fn(|i| soa(&|p| p.specular[i])),
+                texcoord: std::array::from_fn(|t| {
+                    std::array::from_fn(|i| soa(&|p| p.texcoord[t][i]))
+                }),
+            };
+            let r = self.p.shade8(
+                s,
+                self.c,
+                &v,
+                self.f,
+                s.mask_from_bits(u32::from(self.active)),
+            );
+            r.map(|x| x.to_array())
+        }
+    }
+    for b in backends() {
+        let got = dispatch(
+            b,
+            K {
+                p: &program,
+                c: &consts,
+                inp,
+                f: fetch,
+                active,
+            },
+        );
+        for (l, w) in want.iter().enumerate() {
+            let g: [f32; 4] = std::array::from_fn(|i| got[i][l]);
+            let eq = g
+                .iter()
+                .zip(w)
+                .all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()));
+            assert!(
+                eq,
+                "{} pixel {l}: warp {g:?} reference {w:?}\nkey {key:?}",
+                b.name()
+            );
+        }
+    }
+    want
+}
+
+/// A pixel input with the given colours and all coordinates `tc`.
+pub fn pixel(diffuse: [f32; 4], specular: [f32; 4], tc: [f32; 4]) -> PixelInput<f32> {
+    PixelInput {
+        diffuse,
+        specular,
+        texcoord: [tc; 8],
+    }
+}
