@@ -1,0 +1,185 @@
+//! Lighting formulas (fixed-function.md §5.3–§5.4), generic over [`Real`]
+//! so the 8-lane vertex routine and the scalar Reference run the same
+//! operation sequence.
+//!
+//! Job: one light's ambient, diffuse and specular contribution, and the
+//! final colour assembly with clamping. Decisions implemented: ambient of
+//! point/spot lights attenuated and range-cut, directional not; spot cone
+//! with Wine's strict `>` / `<=`; non-local viewer vector (0, 0, −1);
+//! specular only when `N·L > 0` and `N·H > 0`; `N·H` unclamped; specular
+//! alpha = material specular alpha.
+
+use super::math::{Real, dot3, normalize3, pow, sat};
+use super::setup::LightConsts;
+
+/// Running sums of the light terms (rgb each).
+#[derive(Clone, Copy, Debug)]
+pub struct LightSums<R> {
+    /// Σ ambient · atten.
+    pub ambient: [R; 3],
+    /// Σ diffuse · clamp(N·L) · atten.
+    pub diffuse: [R; 3],
+    /// Σ specular · (N·H)^P · atten.
+    pub specular: [R; 3],
+}
+
+impl<R: Real> LightSums<R> {
+    /// All sums zero.
+    #[inline(always)]
+    pub fn zero(x: R) -> Self {
+        let z = x.k(0.0);
+        LightSums {
+            ambient: [z; 3],
+            diffuse: [z; 3],
+            specular: [z; 3],
+        }
+    }
+}
+
+/// What a light's contribution needs from the vertex.
+#[derive(Clone, Copy, Debug)]
+pub struct Surface<R> {
+    /// Eye-space position (3-D).
+    pub p: [R; 3],
+    /// Eye-space normal, if the vertex has one.
+    pub n: Option<[R; 3]>,
+    /// Specular is computed: `Some(v)` with `v = normalize(P)` for a local
+    /// viewer, `Some(None)` for the orthogonal viewer; `None`: SPECULARENABLE off.
+    pub specular: Option<Option<[R; 3]>>,
+    /// Material power.
+    pub power: R,
+}
+
+/// `sum += c · f`. A zero light colour adds nothing even when `f` is
+/// infinite (all-zero attenuation, a documented-invalid setup that must
+/// saturate rather than turn into NaN through `0 · INF`).
+#[inline(always)]
+fn add_scaled<R: Real>(sum: &mut [R; 3], c: [f32; 3], f: R) {
+    for i in 0..3 {
+        if c[i] != 0.0 {
+            sum[i] = sum[i] + f.k(c[i]) * f;
+        }
+    }
+}
+
+#[inline(always)]
+fn add_color<R: Real>(sum: &mut [R; 3], c: [f32; 3], x: R) {
+    for i in 0..3 {
+        sum[i] = sum[i] + x.k(c[i]);
+    }
+}
+
+/// Adds a directional light (atten = 1, ambient not attenuated).
+#[inline(always)]
+pub fn directional<R: Real>(l: &LightConsts, v: &Surface<R>, acc: &mut LightSums<R>) {
+    let x = v.power;
+    add_color(&mut acc.ambient, l.ambient, x);
+    let Some(n) = v.n else { return };
+    let lv = l.to_light.map(|c| x.k(c));
+    let ndl = dot3(n, lv);
+    add_scaled(&mut acc.diffuse, l.diffuse, sat(ndl));
+    if let Some(viewer) = v.specular {
+        let h = match viewer {
+            Some(e) => normalize3([lv[0] - e[0], lv[1] - e[1], lv[2] - e[2]]),
+            None => l.half_inf.map(|c| x.k(c)),
+        };
+        specular_term(l, n, h, ndl, None, v.power, acc);
+    }
+}
+
+#[inline(always)]
+fn specular_term<R: Real>(
+    l: &LightConsts,
+    n: [R; 3],
+    h: [R; 3],
+    ndl: R,
+    atten: Option<R>,
+    power: R,
+    acc: &mut LightSums<R>,
+) {
+    let zero = ndl.k(0.0);
+    let ndh = dot3(n, h);
+    let on = R::and(ndl.gt(zero), ndh.gt(zero));
+    let mut f = pow(ndh, power);
+    if let Some(a) = atten {
+        f = f * a;
+    }
+    add_scaled(&mut acc.specular, l.specular, R::sel(on, f, zero));
+}
+
+/// Adds a point light (`spot` false) or a spot light (`spot` true).
+#[inline(always)]
+pub fn positional<R: Real>(l: &LightConsts, spot: bool, v: &Surface<R>, acc: &mut LightSums<R>) {
+    let x = v.power;
+    let zero = x.k(0.0);
+    let d = [
+        x.k(l.position[0]) - v.p[0],
+        x.k(l.position[1]) - v.p[1],
+        x.k(l.position[2]) - v.p[2],
+    ];
+    let d2 = dot3(d, d);
+    let dist = d2.sqrt();
+    let lv = normalize3(d);
+    let den = x.k(l.att[0]) + x.k(l.att[1]) * dist + x.k(l.att[2]) * d2;
+    let mut atten = x.k(1.0) / den;
+    if spot {
+        let sd = l.spot_dir.map(|c| x.k(c));
+        let rho = zero - dot3(lv, sd);
+        let [cos_t, cos_p, falloff] = l.spot;
+        let t = (rho - x.k(cos_p)) / x.k(cos_t - cos_p);
+        let mid = pow(t, x.k(falloff));
+        let f = R::sel(
+            rho.gt(x.k(cos_t)),
+            x.k(1.0),
+            R::sel(rho.le(x.k(cos_p)), zero, mid),
+        );
+        atten = atten * f;
+    }
+    // Outside the range the light contributes nothing, ambient included.
+    atten = R::sel(dist.gt(x.k(l.range)), zero, atten);
+    add_scaled(&mut acc.ambient, l.ambient, atten);
+    let Some(n) = v.n else { return };
+    let ndl = dot3(n, lv);
+    add_scaled(&mut acc.diffuse, l.diffuse, sat(ndl) * atten);
+    if let Some(viewer) = v.specular {
+        let h = match viewer {
+            Some(e) => normalize3([lv[0] - e[0], lv[1] - e[1], lv[2] - e[2]]),
+            None => normalize3([lv[0], lv[1], lv[2] - x.k(1.0)]),
+        };
+        specular_term(l, n, h, ndl, Some(atten), v.power, acc);
+    }
+}
+
+/// Material colours used for one vertex: diffuse, ambient, specular, emissive (rgba).
+pub type MaterialColors<R> = [[R; 4]; 4];
+
+/// Final colours of §5.4: (diffuse, specular), clamped to [0, 1].
+/// `has_normal` false leaves out the diffuse term; `specular` false gives rgb 0.
+#[inline(always)]
+pub fn assemble<R: Real>(
+    m: &MaterialColors<R>,
+    global: [f32; 4],
+    sums: &LightSums<R>,
+    has_normal: bool,
+    specular: bool,
+) -> ([R; 4], [R; 4]) {
+    let [cd, ca, cs, ce] = *m;
+    let x = cd[0];
+    let mut diffuse = [x; 4];
+    let mut spec = [x; 4];
+    for i in 0..3 {
+        let mut c = ca[i] * (x.k(global[i]) + sums.ambient[i]);
+        if has_normal {
+            c = c + cd[i] * sums.diffuse[i];
+        }
+        diffuse[i] = sat(c + ce[i]);
+        spec[i] = if specular && has_normal {
+            sat(cs[i] * sums.specular[i])
+        } else {
+            x.k(0.0)
+        };
+    }
+    diffuse[3] = sat(cd[3]);
+    spec[3] = sat(cs[3]);
+    (diffuse, spec)
+}

@@ -1,0 +1,578 @@
+//! Shared arithmetic of the fixed-function pipeline, written once for the
+//! 8-lane Warp path and the scalar Reference path.
+//!
+//! Job: the special functions (`log2`, `exp2`, `exp`, `pow`) that specular
+//! highlights, spot falloff and fog need, plus the small vector helpers
+//! (dot products, normalisation, row-vector matrix products) whose exact
+//! operation order both paths must share.
+//!
+//! Invariant: every function is a fixed sequence of IEEE-754 single
+//! precision operations (add, sub, mul, div, sqrt, floor, compare, select,
+//! integer bit manipulation), with no fused multiply-add and no approximate
+//! reciprocal. [`Real`] is implemented for `f32` (Reference) and for
+//! [`V`] (one lane set of a [`Simd`] backend), so both paths run the same
+//! sequence and agree bit for bit, on any input including NaN and
+//! infinities. `min`/`max` follow the SIMD module's definition
+//! (`a < b ? a : b`, NaN gives `b`).
+
+use std::ops::{Add, Div, Mul, Sub};
+
+use crate::simd::{FloatV, IntV, MaskV, Simd};
+
+/// A number type the shared functions run on: `f32` or 8 SIMD lanes.
+pub trait Real:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+{
+    /// Lane mask.
+    type M: Copy;
+    /// Integer lanes.
+    type I: Copy;
+    /// A constant of the same kind as `self` (the SIMD token travels in `self`).
+    fn k(self, v: f32) -> Self;
+    /// `self < b ? self : b`.
+    fn min(self, b: Self) -> Self;
+    /// `self > b ? self : b`.
+    fn max(self, b: Self) -> Self;
+    /// Round toward negative infinity.
+    fn floor(self) -> Self;
+    /// Correctly rounded square root.
+    fn sqrt(self) -> Self;
+    /// `<` (false with NaN).
+    fn lt(self, b: Self) -> Self::M;
+    /// `<=`.
+    fn le(self, b: Self) -> Self::M;
+    /// `>`.
+    fn gt(self, b: Self) -> Self::M;
+    /// `==` (false with NaN).
+    fn eq(self, b: Self) -> Self::M;
+    /// `!=` (true with NaN).
+    fn ne(self, b: Self) -> Self::M;
+    /// `m ? a : b`.
+    fn sel(m: Self::M, a: Self, b: Self) -> Self;
+    /// Mask and.
+    fn and(a: Self::M, b: Self::M) -> Self::M;
+    /// Mask or.
+    fn or(a: Self::M, b: Self::M) -> Self::M;
+    /// Bit pattern.
+    fn to_bits(self) -> Self::I;
+    /// Float from a bit pattern.
+    fn bits_to_f(self, i: Self::I) -> Self;
+    /// Truncating conversion (`i32::MIN` for NaN and out of range).
+    fn to_int(self) -> Self::I;
+    /// Integer to float (round to nearest even).
+    fn int_to_f(self, i: Self::I) -> Self;
+    /// An integer constant.
+    fn ik(self, v: i32) -> Self::I;
+    /// Wrapping integer add.
+    fn iadd(a: Self::I, b: Self::I) -> Self::I;
+    /// Wrapping integer subtract.
+    fn isub(a: Self::I, b: Self::I) -> Self::I;
+    /// Integer and.
+    fn iand(a: Self::I, b: Self::I) -> Self::I;
+    /// Integer or.
+    fn ior(a: Self::I, b: Self::I) -> Self::I;
+    /// Shift left.
+    fn ishl(a: Self::I, n: u32) -> Self::I;
+    /// Logical shift right.
+    fn ishr(a: Self::I, n: u32) -> Self::I;
+    /// Arithmetic shift right.
+    fn isra(a: Self::I, n: u32) -> Self::I;
+}
+
+/// Truncating f32 → i32 with the SIMD module's out-of-range rule.
+#[inline(always)]
+pub fn trunc_i32(x: f32) -> i32 {
+    if x.is_nan() || !(-2_147_483_648.0..2_147_483_648.0).contains(&x) {
+        i32::MIN
+    } else {
+        x as i32
+    }
+}
+
+impl Real for f32 {
+    type M = bool;
+    type I = i32;
+    #[inline(always)]
+    fn k(self, v: f32) -> f32 {
+        v
+    }
+    #[inline(always)]
+    fn min(self, b: f32) -> f32 {
+        if self < b { self } else { b }
+    }
+    #[inline(always)]
+    fn max(self, b: f32) -> f32 {
+        if self > b { self } else { b }
+    }
+    #[inline(always)]
+    fn floor(self) -> f32 {
+        f32::floor(self)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> f32 {
+        f32::sqrt(self)
+    }
+    #[inline(always)]
+    fn lt(self, b: f32) -> bool {
+        self < b
+    }
+    #[inline(always)]
+    fn le(self, b: f32) -> bool {
+        self <= b
+    }
+    #[inline(always)]
+    fn gt(self, b: f32) -> bool {
+        self > b
+    }
+    #[inline(always)]
+    fn eq(self, b: f32) -> bool {
+        self == b
+    }
+    #[inline(always)]
+    fn ne(self, b: f32) -> bool {
+        self != b
+    }
+    #[inline(always)]
+    fn sel(m: bool, a: f32, b: f32) -> f32 {
+        if m { a } else { b }
+    }
+    #[inline(always)]
+    fn and(a: bool, b: bool) -> bool {
+        a & b
+    }
+    #[inline(always)]
+    fn or(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn to_bits(self) -> i32 {
+        f32::to_bits(self) as i32
+    }
+    #[inline(always)]
+    fn bits_to_f(self, i: i32) -> f32 {
+        f32::from_bits(i as u32)
+    }
+    #[inline(always)]
+    fn to_int(self) -> i32 {
+        trunc_i32(self)
+    }
+    #[inline(always)]
+    fn int_to_f(self, i: i32) -> f32 {
+        i as f32
+    }
+    #[inline(always)]
+    fn ik(self, v: i32) -> i32 {
+        v
+    }
+    #[inline(always)]
+    fn iadd(a: i32, b: i32) -> i32 {
+        a.wrapping_add(b)
+    }
+    #[inline(always)]
+    fn isub(a: i32, b: i32) -> i32 {
+        a.wrapping_sub(b)
+    }
+    #[inline(always)]
+    fn iand(a: i32, b: i32) -> i32 {
+        a & b
+    }
+    #[inline(always)]
+    fn ior(a: i32, b: i32) -> i32 {
+        a | b
+    }
+    #[inline(always)]
+    fn ishl(a: i32, n: u32) -> i32 {
+        a << n
+    }
+    #[inline(always)]
+    fn ishr(a: i32, n: u32) -> i32 {
+        ((a as u32) >> n) as i32
+    }
+    #[inline(always)]
+    fn isra(a: i32, n: u32) -> i32 {
+        a >> n
+    }
+}
+
+/// Eight lanes of backend `S`, carrying the backend token so constants can be made.
+#[derive(Debug)]
+pub struct V<S: Simd>(pub S::F, pub S);
+
+impl<S: Simd> Clone for V<S> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Simd> Copy for V<S> {}
+
+macro_rules! v_binop {
+    ($tr:ident, $f:ident) => {
+        impl<S: Simd> $tr for V<S> {
+            type Output = V<S>;
+            #[inline(always)]
+            fn $f(self, o: V<S>) -> V<S> {
+                V($tr::$f(self.0, o.0), self.1)
+            }
+        }
+    };
+}
+v_binop!(Add, add);
+v_binop!(Sub, sub);
+v_binop!(Mul, mul);
+v_binop!(Div, div);
+
+impl<S: Simd> Real for V<S> {
+    type M = S::M;
+    type I = S::I;
+    #[inline(always)]
+    fn k(self, v: f32) -> Self {
+        V(self.1.splat(v), self.1)
+    }
+    #[inline(always)]
+    fn min(self, b: Self) -> Self {
+        V(self.0.min(b.0), self.1)
+    }
+    #[inline(always)]
+    fn max(self, b: Self) -> Self {
+        V(self.0.max(b.0), self.1)
+    }
+    #[inline(always)]
+    fn floor(self) -> Self {
+        V(self.0.floor(), self.1)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        V(self.0.sqrt(), self.1)
+    }
+    #[inline(always)]
+    fn lt(self, b: Self) -> S::M {
+        self.0.lt(b.0)
+    }
+    #[inline(always)]
+    fn le(self, b: Self) -> S::M {
+        self.0.le(b.0)
+    }
+    #[inline(always)]
+    fn gt(self, b: Self) -> S::M {
+        self.0.gt(b.0)
+    }
+    #[inline(always)]
+    fn eq(self, b: Self) -> S::M {
+        self.0.eq(b.0)
+    }
+    #[inline(always)]
+    fn ne(self, b: Self) -> S::M {
+        self.0.ne(b.0)
+    }
+    #[inline(always)]
+    fn sel(m: S::M, a: Self, b: Self) -> Self {
+        V(m.select_f(a.0, b.0), a.1)
+    }
+    #[inline(always)]
+    fn and(a: S::M, b: S::M) -> S::M {
+        a & b
+    }
+    #[inline(always)]
+    fn or(a: S::M, b: S::M) -> S::M {
+        a | b
+    }
+    #[inline(always)]
+    fn to_bits(self) -> S::I {
+        self.0.to_bits()
+    }
+    #[inline(always)]
+    fn bits_to_f(self, i: S::I) -> Self {
+        V(i.cast_f32(), self.1)
+    }
+    #[inline(always)]
+    fn to_int(self) -> S::I {
+        self.0.to_i32()
+    }
+    #[inline(always)]
+    fn int_to_f(self, i: S::I) -> Self {
+        V(i.to_f32(), self.1)
+    }
+    #[inline(always)]
+    fn ik(self, v: i32) -> S::I {
+        self.1.splat_i(v)
+    }
+    #[inline(always)]
+    fn iadd(a: S::I, b: S::I) -> S::I {
+        a + b
+    }
+    #[inline(always)]
+    fn isub(a: S::I, b: S::I) -> S::I {
+        a - b
+    }
+    #[inline(always)]
+    fn iand(a: S::I, b: S::I) -> S::I {
+        a & b
+    }
+    #[inline(always)]
+    fn ior(a: S::I, b: S::I) -> S::I {
+        a | b
+    }
+    #[inline(always)]
+    fn ishl(a: S::I, n: u32) -> S::I {
+        a.shl(n)
+    }
+    #[inline(always)]
+    fn ishr(a: S::I, n: u32) -> S::I {
+        a.shr(n)
+    }
+    #[inline(always)]
+    fn isra(a: S::I, n: u32) -> S::I {
+        a.sra(n)
+    }
+}
+
+/// `clamp(x, 0, 1)`; NaN gives 0 (the `max` rule).
+#[inline(always)]
+pub fn sat<R: Real>(x: R) -> R {
+    x.max(x.k(0.0)).min(x.k(1.0))
+}
+
+/// `2^x`, relative error below 2e-7 for finite results; `x` NaN gives NaN,
+/// large `x` +INF, very negative `x` 0 (through the denormal range).
+#[inline(always)]
+pub fn exp2<R: Real>(x: R) -> R {
+    // The clamp keeps the integer part representable; results saturate anyway.
+    let xc = x.max(x.k(-152.0)).min(x.k(130.0));
+    let n = (xc + x.k(0.5)).floor();
+    let f = xc - n; // in [-0.5, 0.5]
+    let t = f * x.k(std::f32::consts::LN_2);
+    // e^t by its Taylor series to t^8/8! (|t| <= 0.347: error < 3e-10).
+    let mut p = x.k(1.0 / 40320.0);
+    p = p * t + x.k(1.0 / 5040.0);
+    p = p * t + x.k(1.0 / 720.0);
+    p = p * t + x.k(1.0 / 120.0);
+    p = p * t + x.k(1.0 / 24.0);
+    p = p * t + x.k(1.0 / 6.0);
+    p = p * t + x.k(0.5);
+    p = p * t + x.k(1.0);
+    p = p * t + x.k(1.0);
+    // 2^n as two power-of-two factors, each a normal float, so that the
+    // first product is exact and only the second rounds (also into denormals).
+    let ni = n.to_int();
+    let n1 = R::isra(ni, 1);
+    let n2 = R::isub(ni, n1);
+    let bias = x.ik(127);
+    let s1 = x.bits_to_f(R::ishl(R::iadd(n1, bias), 23));
+    let s2 = x.bits_to_f(R::ishl(R::iadd(n2, bias), 23));
+    let r = p * s1 * s2;
+    R::sel(x.ne(x), x, r)
+}
+
+/// `log2(x)`: -INF at 0, NaN below 0 and for NaN, +INF at +INF; absolute
+/// error below 3e-7 near 1, relative error below 1e-7 elsewhere.
+#[inline(always)]
+pub fn log2<R: Real>(x: R) -> R {
+    // Denormals are scaled into the normal range first.
+    let small = x.lt(x.k(f32::MIN_POSITIVE));
+    let xs = R::sel(small, x * x.k(8_388_608.0), x);
+    let e_bias = R::sel(small, x.k(23.0), x.k(0.0));
+    let bits = xs.to_bits();
+    let e = R::isub(R::iand(R::ishr(bits, 23), x.ik(0xFF)), x.ik(127));
+    let mut e = x.int_to_f(e) - e_bias;
+    let mut m = x.bits_to_f(R::ior(R::iand(bits, x.ik(0x7F_FFFF)), x.ik(0x3F80_0000)));
+    let big = m.gt(x.k(std::f32::consts::SQRT_2));
+    m = R::sel(big, m * x.k(0.5), m);
+    e = R::sel(big, e + x.k(1.0), e);
+    // ln(m) = 2 atanh(t), t = (m - 1) / (m + 1), |t| <= 0.1716.
+    let t = (m - x.k(1.0)) / (m + x.k(1.0));
+    let t2 = t * t;
+    let mut p = x.k(1.0 / 13.0);
+    p = p * t2 + x.k(1.0 / 11.0);
+    p = p * t2 + x.k(1.0 / 9.0);
+    p = p * t2 + x.k(1.0 / 7.0);
+    p = p * t2 + x.k(1.0 / 5.0);
+    p = p * t2 + x.k(1.0 / 3.0);
+    p = p * t2 + x.k(1.0);
+    let ln_m = x.k(2.0) * t * p;
+    let r = e + ln_m * x.k(std::f32::consts::LOG2_E);
+    let r = R::sel(x.eq(x.k(f32::INFINITY)), x, r);
+    let r = R::sel(x.eq(x.k(0.0)), x.k(f32::NEG_INFINITY), r);
+    R::sel(R::or(x.lt(x.k(0.0)), x.ne(x)), x.k(f32::NAN), r)
+}
+
+/// `e^x`.
+#[inline(always)]
+pub fn exp<R: Real>(x: R) -> R {
+    exp2(x * x.k(std::f32::consts::LOG2_E))
+}
+
+/// `x^y` for the lighting terms: `x^0 = 1` for every `x` (also 0 and NaN,
+/// as D3D's specular and spot formulas need), `0^y` = 0 for `y > 0` and
+/// +INF for `y < 0`, NaN for negative `x`.
+#[inline(always)]
+pub fn pow<R: Real>(x: R, y: R) -> R {
+    let r = exp2(y * log2(x));
+    let zero = x.k(0.0);
+    let r = R::sel(x.eq(zero), R::sel(y.gt(zero), zero, x.k(f32::INFINITY)), r);
+    R::sel(y.eq(zero), x.k(1.0), r)
+}
+
+/// `a.x b.x + a.y b.y + a.z b.z`, left to right.
+#[inline(always)]
+pub fn dot3<R: Real>(a: [R; 3], b: [R; 3]) -> R {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// `v / |v|` computed as `v · (1 / sqrt(dot(v, v)))`; the zero vector stays zero.
+#[inline(always)]
+pub fn normalize3<R: Real>(v: [R; 3]) -> [R; 3] {
+    let l2 = dot3(v, v);
+    let zero = v[0].k(0.0);
+    let inv = v[0].k(1.0) / l2.sqrt();
+    let inv = R::sel(l2.eq(zero), zero, inv);
+    [v[0] * inv, v[1] * inv, v[2] * inv]
+}
+
+/// Row vector times a D3D matrix (`m[row][col]`): `out_j = Σ_i v_i m_ij`, summed in row order.
+#[inline(always)]
+pub fn xform4<R: Real>(v: [R; 4], m: &[[f32; 4]; 4]) -> [R; 4] {
+    let x = v[0];
+    std::array::from_fn(|j| {
+        v[0] * x.k(m[0][j]) + v[1] * x.k(m[1][j]) + v[2] * x.k(m[2][j]) + v[3] * x.k(m[3][j])
+    })
+}
+
+/// Row vector times the upper 3x3 of a D3D matrix (a direction: no translation).
+#[inline(always)]
+pub fn xform3<R: Real>(v: [R; 3], m: &[[f32; 3]; 3]) -> [R; 3] {
+    let x = v[0];
+    std::array::from_fn(|j| v[0] * x.k(m[0][j]) + v[1] * x.k(m[1][j]) + v[2] * x.k(m[2][j]))
+}
+
+/// A 4x4 matrix in D3D row-major order from glam's storage (glam column i = D3D row i).
+pub fn rows(m: &glam::Mat4) -> [[f32; 4]; 4] {
+    m.to_cols_array_2d()
+}
+
+/// Upper-left 3x3 of a D3D-ordered matrix.
+pub fn upper3(m: &[[f32; 4]; 4]) -> [[f32; 3]; 3] {
+    std::array::from_fn(|i| [m[i][0], m[i][1], m[i][2]])
+}
+
+/// Scalar helpers for the Reference path and per-draw setup.
+pub mod scalar {
+    /// `clamp(x, 0, 1)` with the shared NaN rule.
+    #[inline]
+    pub fn sat(x: f32) -> f32 {
+        super::sat(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_functions_are_accurate() {
+        for i in 0..2000 {
+            let x = -140.0 + i as f32 * 0.1337;
+            let want = (x as f64).exp2();
+            let got = exp2(x) as f64;
+            if want > 1e-37 && want < 1e38 {
+                assert!(((got - want) / want).abs() < 3e-7, "exp2({x}) {got} {want}");
+            }
+        }
+        for i in 1..5000 {
+            let x = i as f32 * 0.0173;
+            let want = (x as f64).log2();
+            let got = log2(x) as f64;
+            assert!((got - want).abs() < 4e-7 * want.abs().max(1.0), "log2({x})");
+        }
+        assert_eq!(log2(0.0f32), f32::NEG_INFINITY);
+        assert!(log2(-1.0f32).is_nan());
+        assert_eq!(log2(f32::INFINITY), f32::INFINITY);
+        assert!((log2(1e-40f32) as f64 - (1e-40f32 as f64).log2()).abs() < 1e-5);
+        assert_eq!(exp2(f32::INFINITY), f32::INFINITY);
+        assert_eq!(exp2(f32::NEG_INFINITY), 0.0);
+        assert!(exp2(f32::NAN).is_nan());
+        assert_eq!(exp2(0.0f32), 1.0);
+        // 0.953^30 from the specular worked example of fixed-function.md 5.6.
+        assert!((pow(0.953f32, 30.0) - 0.953f32.powf(30.0)).abs() < 1e-6);
+        assert_eq!(pow(0.0f32, 0.0), 1.0);
+        assert_eq!(pow(f32::NAN, 0.0), 1.0);
+        assert_eq!(pow(0.0f32, 2.0), 0.0);
+        assert_eq!(pow(0.0f32, -2.0), f32::INFINITY);
+        assert_eq!(pow(f32::INFINITY, 2.0), f32::INFINITY);
+        assert_eq!(normalize3([0.0f32; 3]), [0.0; 3]);
+    }
+
+    #[test]
+    fn simd_matches_scalar_bit_for_bit() {
+        use crate::simd::Backend;
+        struct K(Vec<f32>, Vec<f32>);
+        impl crate::simd::Kernel for K {
+            type Output = Vec<[u32; 4]>;
+            fn run<S: Simd>(self, s: S) -> Vec<[u32; 4]> {
+                let mut out = vec![];
+                for (xc, yc) in self.0.chunks(8).zip(self.1.chunks(8)) {
+                    let x = V(s.f32s(xc.try_into().unwrap()), s);
+                    let y = V(s.f32s(yc.try_into().unwrap()), s);
+                    let r = [exp2(x), log2(x), pow(x, y), exp(y)].map(|v| v.0.to_array());
+                    for l in 0..8 {
+                        out.push(r.map(|a| a[l].to_bits()));
+                    }
+                }
+                out
+            }
+        }
+        let mut seed = 0x1234_5678u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        let specials = [
+            0.0,
+            -0.0,
+            1.0,
+            f32::INFINITY,
+            -f32::INFINITY,
+            f32::NAN,
+            1e-40,
+            -3.0,
+        ];
+        let mut xs = vec![];
+        let mut ys = vec![];
+        for i in 0..4096 {
+            let pick = |r: u32| match r % 4 {
+                0 => specials[(r >> 3) as usize % specials.len()],
+                1 => f32::from_bits(r >> 2 << 2),
+                _ => (r as f32 / u32::MAX as f32) * 200.0 - 100.0,
+            };
+            xs.push(if i % 3 == 0 {
+                pick(next()).abs()
+            } else {
+                pick(next())
+            });
+            ys.push(pick(next()));
+        }
+        let want: Vec<[u32; 4]> = xs
+            .iter()
+            .zip(&ys)
+            .map(|(&x, &y)| [exp2(x), log2(x), pow(x, y), exp(y)].map(f32::to_bits))
+            .collect();
+        for b in [Backend::Portable, Backend::new(true)] {
+            let got = crate::simd::dispatch(b, K(xs.clone(), ys.clone()));
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                // NaN payloads may differ only if both are NaN.
+                for c in 0..4 {
+                    let (gf, wf) = (f32::from_bits(g[c]), f32::from_bits(w[c]));
+                    assert!(
+                        g[c] == w[c] || (gf.is_nan() && wf.is_nan()),
+                        "{} case {i} fn {c}: x {} y {}: {gf} vs {wf}",
+                        b.name(),
+                        xs[i],
+                        ys[i]
+                    );
+                }
+            }
+        }
+    }
+}
