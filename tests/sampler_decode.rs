@@ -174,7 +174,7 @@ fn dxt1_four_and_three_colour_blocks() {
 fn dxt3_explicit_alpha_and_four_colours() {
     for format in [Format::DXT2, Format::DXT3] {
         // Alpha row 0: 3, 15, 0, 8. Colour c0 <= c1 still interpolates four colours.
-        let mut block = vec![0x03 | 0xF0, 0x00 | 0x80, 0, 0, 0, 0, 0, 0];
+        let mut block = vec![0x03 | 0xF0, 0x80, 0, 0, 0, 0, 0, 0];
         block.extend_from_slice(&[0x1F, 0x00, 0x00, 0xF8, 0xE4, 0, 0, 0]);
         let row = dxt_row(format, block);
         assert_eq!(row[0], rgba8(0, 0, 255, 51));

@@ -62,6 +62,8 @@ impl FaceSel<bool> {
     }
 
     /// (sc, tc, ma) of vector `v` on this face.
+    // Multiplying by -1 (not negating) is what the 8-lane form does.
+    #[allow(clippy::neg_multiply)]
     #[inline]
     pub(crate) fn components(&self, v: [f32; 3]) -> [f32; 3] {
         let sign = if self.neg { -1.0 } else { 1.0 };
@@ -204,8 +206,8 @@ mod tests {
         let comps = fv.components_v(s, dv);
         for (i, c) in cases.iter().enumerate() {
             assert_eq!(fv.face_v(s).to_array()[i] as u32, c.1);
-            for k in 0..3 {
-                assert_eq!(comps[k].to_array()[i].to_bits(), c.2[k].to_bits());
+            for (k, comp) in comps.iter().enumerate() {
+                assert_eq!(comp.to_array()[i].to_bits(), c.2[k].to_bits());
             }
         }
     }

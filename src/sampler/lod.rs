@@ -16,7 +16,7 @@ use crate::simd::{FloatV, IntV, MaskV, Simd};
 
 const SQRT2: f32 = std::f32::consts::SQRT_2;
 /// 2 / ln 2 and its odd-series companions: log2(m) = C1 (t + t^3/3 + t^5/5 + t^7/7), t = (m-1)/(m+1).
-const C1: f32 = 2.885_390_08;
+const C1: f32 = 2.0 / std::f32::consts::LN_2;
 const C3: f32 = C1 / 3.0;
 const C5: f32 = C1 / 5.0;
 const C7: f32 = C1 / 7.0;

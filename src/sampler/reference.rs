@@ -90,9 +90,9 @@ impl Slot {
             }
             (None, _) => 0.0,
         };
-        value = value + self.lod_bias;
+        value += self.lod_bias;
         if let Lod::Bias { bias, .. } = lod {
-            value = value + bias;
+            value += bias;
         }
         let value = clamp_lod(value);
         // 3. Filter and levels.
