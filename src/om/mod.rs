@@ -23,16 +23,14 @@ use crate::state::{Blend, BlendOp, CmpFunc, FogMode, StencilOp};
 /// 32-bit words (16-bit formats zero-extended); lanes outside the bytes read 0.
 #[inline(always)]
 pub(crate) fn load_words<S: Simd>(s: S, t: &TargetBytes<'_>, x: i32, y: i32) -> S::I {
-    let at0 = y as usize * t.pitch + x as usize * 4;
-    let at1 = at0 + t.pitch;
     if t.bpp == 4
-        && at1 + 16 <= t.bytes.len()
-        && let (Ok(r0), Ok(r1)) = (
-            bytemuck::try_cast_slice::<u8, u32>(&t.bytes[at0..at0 + 16]),
-            bytemuck::try_cast_slice::<u8, u32>(&t.bytes[at1..at1 + 16]),
-        )
+        && let Ok(words) = bytemuck::try_cast_slice::<u8, u32>(t.bytes)
     {
-        return s.load_u32_rows(r0, r1);
+        let pw = t.pitch / 4;
+        let i0 = y as usize * pw + x as usize;
+        if i0 + pw + 4 <= words.len() {
+            return s.load_u32_rows(&words[i0..i0 + 4], &words[i0 + pw..i0 + pw + 4]);
+        }
     }
     let mut w = [0u32; 8];
     for (r, row) in [y, y + 1].into_iter().enumerate() {
@@ -66,14 +64,14 @@ pub(crate) fn store_words<S: Simd>(
     x: i32,
     y: i32,
 ) {
-    let at0 = y as usize * t.pitch + x as usize * 4;
-    let at1 = at0 + t.pitch;
-    if t.bpp == 4 && at1 + 16 <= t.bytes.len() {
-        let (lo, hi) = t.bytes.split_at_mut(at1);
-        if let (Ok(r0), Ok(r1)) = (
-            bytemuck::try_cast_slice_mut::<u8, u32>(&mut lo[at0..at0 + 16]),
-            bytemuck::try_cast_slice_mut::<u8, u32>(&mut hi[..16]),
-        ) {
+    if t.bpp == 4
+        && let Ok(words) = bytemuck::try_cast_slice_mut::<u8, u32>(t.bytes)
+    {
+        let pw = t.pitch / 4;
+        let i0 = y as usize * pw + x as usize;
+        if i0 + pw + 4 <= words.len() {
+            let (lo, hi) = words.split_at_mut(i0 + pw);
+            let (r0, r1) = (&mut lo[i0..i0 + 4], &mut hi[..4]);
             let v = if bits == 0xFF {
                 v
             } else {

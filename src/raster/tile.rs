@@ -36,11 +36,11 @@ pub(crate) struct Ctx<'a, P> {
 struct Interp<S: Simd> {
     x0: i32,
     y0: i32,
-    cols: usize,
-    rows: usize,
-    /// Per plane (z, q, then the inputs): `cols` column terms.
+    /// Planes per column / row: z, q, then the inputs.
+    np: usize,
+    /// Column terms, `np` per stamp column.
     t: Vec<S::F>,
-    /// Per plane: `rows` row terms.
+    /// Row terms, `np` per stamp row.
     u: Vec<S::F>,
     /// The current stamp's input values.
     vals: Vec<S::F>,
@@ -52,53 +52,47 @@ impl<S: Simd> Interp<S> {
         Interp {
             x0: 0,
             y0: 0,
-            cols: 0,
-            rows: 0,
+            np: 0,
             t: Vec::new(),
             u: Vec::new(),
             vals: Vec::new(),
         }
     }
 
-    #[inline(always)]
-    fn plane_terms(&mut self, s: S, pl: &Plane, p: &PrimSetup) {
-        let lx = s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
-        let ly = s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
-        let (a0, ddx, ddy) = (s.splat(pl.a0), s.splat(pl.ddx), s.splat(pl.ddy));
-        for c in 0..self.cols {
-            let fx = s.splat(rel(self.x0 + 4 * c as i32, p.ox)) + lx;
-            self.t.push(a0 + ddx * fx);
-        }
-        for r in 0..self.rows {
-            let fy = s.splat(rel(self.y0 + 2 * r as i32, p.oy)) + ly;
-            self.u.push(ddy * fy);
-        }
-    }
-
-    /// Builds the terms of `p`'s planes over region `r`.
+    /// Builds the terms of `p`'s planes (z, q, `inputs`) over region `r`.
     #[inline(always)]
     fn build(&mut self, s: S, p: &PrimSetup, inputs: &[Plane], r: &Rect) {
         self.x0 = r.left & !3;
         self.y0 = r.top & !1;
-        self.cols = ((r.right - self.x0 + 3) / 4) as usize;
-        self.rows = ((r.bottom - self.y0 + 1) / 2) as usize;
+        let cols = ((r.right - self.x0 + 3) / 4) as usize;
+        let rows = ((r.bottom - self.y0 + 1) / 2) as usize;
+        let np = 2 + inputs.len();
+        self.np = np;
+        let zero = s.splat(0.0);
         self.t.clear();
+        self.t.resize(cols * np, zero);
         self.u.clear();
-        self.plane_terms(s, &p.z, p);
-        self.plane_terms(s, &p.q, p);
-        for pl in inputs {
-            self.plane_terms(s, pl, p);
+        self.u.resize(rows * np, zero);
+        let lx = s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
+        let ly = s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+        for k in 0..np {
+            let pl = match k {
+                0 => &p.z,
+                1 => &p.q,
+                _ => &inputs[k - 2],
+            };
+            let (a0, ddx, ddy) = (s.splat(pl.a0), s.splat(pl.ddx), s.splat(pl.ddy));
+            for c in 0..cols {
+                let fx = s.splat(rel(self.x0 + 4 * c as i32, p.ox)) + lx;
+                self.t[c * np + k] = a0 + ddx * fx;
+            }
+            for r in 0..rows {
+                let fy = s.splat(rel(self.y0 + 2 * r as i32, p.oy)) + ly;
+                self.u[r * np + k] = ddy * fy;
+            }
         }
         self.vals.clear();
-        self.vals.resize(inputs.len(), s.splat(0.0));
-    }
-
-    /// Plane `k` (0 = z, 1 = q, 2.. = inputs) at stamp (x, y).
-    #[inline(always)]
-    fn at(&self, k: usize, x: i32, y: i32) -> S::F {
-        let c = ((x - self.x0) >> 2) as usize;
-        let r = ((y - self.y0) >> 1) as usize;
-        self.t[k * self.cols + c] + self.u[k * self.rows + r]
+        self.vals.resize(inputs.len(), zero);
     }
 }
 
@@ -338,15 +332,29 @@ fn stamp<S: Simd, P: PixelStage>(
         ctx.st.fog.map(|f| f.source),
         Some(FogSource::Table { w_based: true, .. })
     );
+    let np = ip.np;
+    let n = np - 2;
+    let c = ((x - ip.x0) >> 2) as usize * np;
+    let r = ((y - ip.y0) >> 1) as usize * np;
+    let tc = &ip.t[c..c + np];
+    let ur = &ip.u[r..r + np];
+    let z = tc[0] + ur[0];
     let wq = if p.persp != 0 || w_fog {
-        one / ip.at(1, x, y)
+        one / (tc[1] + ur[1])
     } else {
         one
     };
-    let n = ctx.inputs.list.len();
-    for k in 0..n {
-        let v = ip.at(2 + k, x, y);
-        ip.vals[k] = if p.persp & (1 << k) != 0 { v * wq } else { v };
+    let vals = &mut ip.vals[..n];
+    let (ti, ui) = (&tc[2..], &ur[2..]);
+    if p.persp == 0 {
+        for k in 0..n {
+            vals[k] = ti[k] + ui[k];
+        }
+    } else {
+        for k in 0..n {
+            let v = ti[k] + ui[k];
+            vals[k] = if p.persp & (1 << k) != 0 { v * wq } else { v };
+        }
     }
     let attrs = AttrPlanes {
         planes: &ctx.planes[p.attr_off as usize..p.attr_off as usize + n],
@@ -367,7 +375,7 @@ fn stamp<S: Simd, P: PixelStage>(
     };
     let inp = StampIn {
         live: bits,
-        z: ip.at(0, x, y),
+        z,
         w: wq,
         fog_alpha,
         bias: p.bias,
