@@ -23,16 +23,14 @@ use crate::state::{Blend, BlendOp, CmpFunc, FogMode, StencilOp};
 /// 32-bit words (16-bit formats zero-extended); lanes outside the bytes read 0.
 #[inline(always)]
 pub(crate) fn load_words<S: Simd>(s: S, t: &TargetBytes<'_>, x: i32, y: i32) -> S::I {
-    let at0 = y as usize * t.pitch + x as usize * 4;
-    let at1 = at0 + t.pitch;
     if t.bpp == 4
-        && at1 + 16 <= t.bytes.len()
-        && let (Ok(r0), Ok(r1)) = (
-            bytemuck::try_cast_slice::<u8, u32>(&t.bytes[at0..at0 + 16]),
-            bytemuck::try_cast_slice::<u8, u32>(&t.bytes[at1..at1 + 16]),
-        )
+        && let Ok(words) = bytemuck::try_cast_slice::<u8, u32>(t.bytes)
     {
-        return s.load_u32_rows(r0, r1);
+        let pw = t.pitch / 4;
+        let i0 = y as usize * pw + x as usize;
+        if i0 + pw + 4 <= words.len() {
+            return s.load_u32_rows(&words[i0..i0 + 4], &words[i0 + pw..i0 + pw + 4]);
+        }
     }
     let mut w = [0u32; 8];
     for (r, row) in [y, y + 1].into_iter().enumerate() {
@@ -58,7 +56,31 @@ pub(crate) fn load_words<S: Simd>(s: S, t: &TargetBytes<'_>, x: i32, y: i32) -> 
 
 /// Stores the lanes of `v` set in `bits` (the inverse of [`load_words`]).
 #[inline(always)]
-pub(crate) fn store_words<S: Simd>(v: S::I, bits: u32, t: &mut TargetBytes<'_>, x: i32, y: i32) {
+pub(crate) fn store_words<S: Simd>(
+    s: S,
+    v: S::I,
+    bits: u32,
+    t: &mut TargetBytes<'_>,
+    x: i32,
+    y: i32,
+) {
+    if t.bpp == 4
+        && let Ok(words) = bytemuck::try_cast_slice_mut::<u8, u32>(t.bytes)
+    {
+        let pw = t.pitch / 4;
+        let i0 = y as usize * pw + x as usize;
+        if i0 + pw + 4 <= words.len() {
+            let (lo, hi) = words.split_at_mut(i0 + pw);
+            let (r0, r1) = (&mut lo[i0..i0 + 4], &mut hi[..4]);
+            let v = if bits == 0xFF {
+                v
+            } else {
+                s.mask_from_bits(bits).select_i(v, s.load_u32_rows(r0, r1))
+            };
+            v.store_u32_rows(r0, r1);
+            return;
+        }
+    }
     let mut w = [0u32; 8];
     v.store_u32(&mut w);
     for (r, row) in [y, y + 1].into_iter().enumerate() {
@@ -167,7 +189,12 @@ pub(crate) fn merge<S: Simd>(
     if live == 0 {
         return 0;
     }
-    let mut c = out.color;
+    let mut c0 = [
+        out.color[0][0],
+        out.color[0][1],
+        out.color[0][2],
+        out.color[0][3],
+    ];
     if let Some(fog) = &st.fog {
         let f = match fog.source {
             FogSource::Table {
@@ -190,15 +217,15 @@ pub(crate) fn merge<S: Simd>(
             }
         };
         for ch in 0..3 {
-            c[0][ch] = f * c[0][ch] + (one - f) * s.splat(fog.color[ch]);
+            c0[ch] = f * c0[ch] + (one - f) * s.splat(fog.color[ch]);
         }
     }
     if let Some((func, reference)) = st.alpha_test {
         let unorm0 = st.targets[0].as_ref().is_none_or(|t| !is_float(t.format));
         let a = if unorm0 {
-            c[0][3].max(zero).min(one)
+            c0[3].max(zero).min(one)
         } else {
-            c[0][3]
+            c0[3]
         };
         live &= cmp_f(s, func, a, s.splat(reference)).bits();
         if live == 0 {
@@ -256,25 +283,40 @@ pub(crate) fn merge<S: Simd>(
             keep
         };
         if d.write || d.stencil.is_some() {
-            store_words::<S>(new_word, live, t, inp.x, inp.y);
+            store_words(s, new_word, live, t, inp.x, inp.y);
         }
         passed = live & pass_all.bits();
     }
     if passed == 0 {
         return 0;
     }
-    for (i, (ts, dst)) in st.targets.iter().zip(colors.iter_mut()).enumerate() {
-        let (Some(ts), Some(dst)) = (ts, dst) else {
-            continue;
-        };
+    // The common case: only RT0, a BGRA8 target (no loop over the slots).
+    if out.written == 1
+        && let (Some(Some(ts)), Some(dst)) = (st.targets.first(), colors[0].as_mut())
+        && !ts.srgb
+        && matches!(ts.format, Format::A8R8G8B8 | Format::X8R8G8B8)
+    {
+        color_bgra8(s, st, ts, &c0, passed, dst, inp.x, inp.y);
+        return passed.count_ones();
+    }
+    for i in 0..st.targets.len().min(4) {
         if out.written & (1 << i) == 0 {
             continue;
         }
+        let (Some(ts), Some(dst)) = (&st.targets[i], &mut colors[i]) else {
+            continue;
+        };
+        let color = if i == 0 { &c0 } else { &out.color[i] };
         let fast = !ts.srgb && matches!(ts.format, Format::A8R8G8B8 | Format::X8R8G8B8);
         if fast {
-            color_bgra8(s, st, ts, c[i], passed, dst, inp.x, inp.y);
+            color_bgra8(s, st, ts, color, passed, dst, inp.x, inp.y);
         } else {
-            let lanes = c[i].map(|v| v.to_array());
+            let lanes = [
+                color[0].to_array(),
+                color[1].to_array(),
+                color[2].to_array(),
+                color[3].to_array(),
+            ];
             for l in 0..8 {
                 if passed & (1 << l) == 0 {
                     continue;
@@ -339,7 +381,7 @@ fn color_bgra8<S: Simd>(
     s: S,
     st: &DrawState,
     ts: &TargetState,
-    color: [S::F; 4],
+    color: &[S::F; 4],
     passed: u32,
     dst: &mut TargetBytes<'_>,
     x: i32,
@@ -348,10 +390,12 @@ fn color_bgra8<S: Simd>(
     let zero = s.splat(0.0);
     let one = s.splat(1.0);
     let x8 = ts.format == Format::X8R8G8B8;
-    let mut c = color;
-    for v in c.iter_mut() {
-        *v = v.max(zero).min(one);
-    }
+    let mut c = [
+        color[0].max(zero).min(one),
+        color[1].max(zero).min(one),
+        color[2].max(zero).min(one),
+        color[3].max(zero).min(one),
+    ];
     let need_old = st.blend.is_some() || ts.write_mask != 0xF;
     let old = if need_old {
         load_words(s, dst, x, y)
@@ -419,5 +463,5 @@ fn color_bgra8<S: Simd>(
             word = word | s.splat_i(0xFF00_0000u32 as i32);
         }
     }
-    store_words::<S>(word, passed, dst, x, y);
+    store_words(s, word, passed, dst, x, y);
 }

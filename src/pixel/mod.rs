@@ -69,7 +69,7 @@ pub struct AttrPlanes<'a> {
 
 /// One 4x2 stamp (two 2x2 quads) handed to a pixel stage.
 #[derive(Clone, Copy, Debug)]
-pub struct Stamp<S: Simd> {
+pub struct Stamp<'a, S: Simd> {
     /// Pixel x of lane 0 (a multiple of 4).
     pub x: i32,
     /// Pixel y of lane 0 (even).
@@ -78,24 +78,19 @@ pub struct Stamp<S: Simd> {
     pub coverage: S::M,
     /// Clockwise (front) primitive; lines and points are front.
     pub front: bool,
-    /// Pixel centre minus the plane origin, x.
-    pub fx: S::F,
-    /// Pixel centre minus the plane origin, y.
-    pub fy: S::F,
     /// `1 / q` at the pixel (1 for affine primitives).
     pub w: S::F,
+    /// The stage's inputs at the 8 lanes, in [`PixelStage::inputs`] order,
+    /// already perspective-corrected (evaluated by the rasterizer with the
+    /// module's formula).
+    pub inputs: &'a [S::F],
 }
 
-impl<S: Simd> Stamp<S> {
-    /// Attribute `k` of `attrs` at the stamp's 8 lanes.
+impl<S: Simd> Stamp<'_, S> {
+    /// Input `k` at the stamp's 8 lanes.
     #[inline(always)]
-    pub fn attr(&self, s: S, attrs: &AttrPlanes<'_>, k: usize) -> S::F {
-        let v = attrs.planes[k].eval(s, self.fx, self.fy);
-        if attrs.persp & (1 << k) != 0 {
-            v * self.w
-        } else {
-            v
-        }
+    pub fn attr(&self, k: usize) -> S::F {
+        self.inputs[k]
     }
 }
 
@@ -108,6 +103,18 @@ pub struct PixelOut<S: Simd> {
     pub written: u32,
     /// Lanes the stage discarded (`texkill`, clip); they write nothing.
     pub kill: S::M,
+}
+
+impl<S: Simd> PixelOut<S> {
+    /// Zero colours, nothing written, nothing killed.
+    pub fn new(s: S) -> PixelOut<S> {
+        let z = s.splat(0.0);
+        PixelOut {
+            color: [[z; 4]; 4],
+            written: 0,
+            kill: s.mask_from_bits(0),
+        }
+    }
 }
 
 /// Scalar output of a pixel stage for one pixel (Reference driver).
@@ -133,8 +140,15 @@ pub trait PixelStage: Sync {
     /// Attribute indices that flat shading replaces by the provoking
     /// vertex's value (colour inputs).
     fn flat_inputs(&self) -> u64;
-    /// Shades the 8 lanes of `stamp`.
-    fn shade<S: Simd>(&self, s: S, stamp: &Stamp<S>, attrs: &AttrPlanes<'_>) -> PixelOut<S>;
+    /// Shades the 8 lanes of `stamp` into `out` (reused from stamp to stamp:
+    /// set `written`, `kill` and the colours of the targets written).
+    fn shade<S: Simd>(
+        &self,
+        s: S,
+        stamp: &Stamp<'_, S>,
+        attrs: &AttrPlanes<'_>,
+        out: &mut PixelOut<S>,
+    );
     /// Shades one pixel; `attr(k)` is input k at the pixel.
     fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar;
 }
@@ -169,25 +183,28 @@ impl PixelStage for ColorStage {
     }
 
     #[inline(always)]
-    fn shade<S: Simd>(&self, s: S, stamp: &Stamp<S>, attrs: &AttrPlanes<'_>) -> PixelOut<S> {
+    fn shade<S: Simd>(
+        &self,
+        s: S,
+        stamp: &Stamp<'_, S>,
+        _attrs: &AttrPlanes<'_>,
+        out: &mut PixelOut<S>,
+    ) {
         // No closures or array maps here: they would be compiled outside the
         // AVX2 trampoline (see the simd module docs).
         let zero = s.splat(0.0);
         let one = s.splat(1.0);
-        let mut c = [zero; 4];
+        let c = &mut out.color[0];
         for k in 0..4 {
-            c[k] = stamp.attr(s, attrs, k).max(zero).min(one);
+            c[k] = stamp.attr(k).max(zero).min(one);
         }
         if self.specular {
             for k in 0..3 {
-                c[k] = (c[k] + stamp.attr(s, attrs, 4 + k).max(zero).min(one)).min(one);
+                c[k] = (c[k] + stamp.attr(4 + k).max(zero).min(one)).min(one);
             }
         }
-        PixelOut {
-            color: [c, [zero; 4], [zero; 4], [zero; 4]],
-            written: 1,
-            kill: s.mask_from_bits(0),
-        }
+        out.written = 1;
+        out.kill = s.mask_from_bits(0);
     }
 
     fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {

@@ -8,12 +8,11 @@
 //! 68 * (|a| + |b|) < 2^30 of zero (|a|, |b| < 2^23 inside the guard band).
 
 use super::TILE;
-use crate::geom::HEADER;
 use crate::om::{StampIn, merge};
 use crate::pipeline::FrameTargets;
 use crate::pipeline::state::{DrawState, FogSource};
 use crate::pixel::setup::{Cover, Edge, PrimSetup, rel};
-use crate::pixel::{AttrPlanes, PixelStage, Plane, Stamp};
+use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
 use crate::reference::Inputs;
 use crate::simd::{IntV, Kernel, MaskV, Simd};
 use crate::state::Rect;
@@ -28,6 +27,73 @@ pub(crate) struct Ctx<'a, P> {
     pub(crate) bins: &'a [Vec<u32>],
     pub(crate) tiles_x: i32,
     pub(crate) tiles_y: i32,
+}
+
+/// Plane values of one primitive over a region, factored by column and row:
+/// `v = (a0 + ddx * fx) + ddy * fy` is `t[col] + u[row]` with the same
+/// roundings as the direct evaluation (the Reference driver's formula), at
+/// one add per stamp instead of two multiplies and two adds.
+struct Interp<S: Simd> {
+    x0: i32,
+    y0: i32,
+    /// Planes per column / row: z, q, then the inputs.
+    np: usize,
+    /// Column terms, `np` per stamp column.
+    t: Vec<S::F>,
+    /// Row terms, `np` per stamp row.
+    u: Vec<S::F>,
+    /// The current stamp's input values.
+    vals: Vec<S::F>,
+}
+
+impl<S: Simd> Interp<S> {
+    fn new(s: S) -> Interp<S> {
+        let _ = s;
+        Interp {
+            x0: 0,
+            y0: 0,
+            np: 0,
+            t: Vec::new(),
+            u: Vec::new(),
+            vals: Vec::new(),
+        }
+    }
+
+    /// Builds the terms of `p`'s planes (z, q, `inputs`) over region `r`.
+    #[inline(always)]
+    fn build(&mut self, s: S, p: &PrimSetup, inputs: &[Plane], r: &Rect) {
+        self.x0 = r.left & !3;
+        self.y0 = r.top & !1;
+        let cols = ((r.right - self.x0 + 3) / 4) as usize;
+        let rows = ((r.bottom - self.y0 + 1) / 2) as usize;
+        let np = 2 + inputs.len();
+        self.np = np;
+        let zero = s.splat(0.0);
+        self.t.clear();
+        self.t.resize(cols * np, zero);
+        self.u.clear();
+        self.u.resize(rows * np, zero);
+        let lx = s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
+        let ly = s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+        for k in 0..np {
+            let pl = match k {
+                0 => &p.z,
+                1 => &p.q,
+                _ => &inputs[k - 2],
+            };
+            let (a0, ddx, ddy) = (s.splat(pl.a0), s.splat(pl.ddx), s.splat(pl.ddy));
+            for c in 0..cols {
+                let fx = s.splat(rel(self.x0 + 4 * c as i32, p.ox)) + lx;
+                self.t[c * np + k] = a0 + ddx * fx;
+            }
+            for r in 0..rows {
+                let fy = s.splat(rel(self.y0 + 2 * r as i32, p.oy)) + ly;
+                self.u[r * np + k] = ddy * fy;
+            }
+        }
+        self.vals.clear();
+        self.vals.resize(inputs.len(), zero);
+    }
 }
 
 /// One band of a draw: the kernel a worker runs.
@@ -47,6 +113,8 @@ impl<P: PixelStage> Kernel for Band<'_, '_, P> {
             return 0;
         }
         let mut samples = 0u64;
+        let mut out = PixelOut::new(s);
+        let mut ip = Interp::new(s);
         for tx in 0..ctx.tiles_x {
             let tile = Rect::new(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE)
                 .intersect(&ctx.st.clip)
@@ -56,7 +124,7 @@ impl<P: PixelStage> Kernel for Band<'_, '_, P> {
             }
             for &pi in &ctx.bins[(ty * ctx.tiles_x + tx) as usize] {
                 let p = &ctx.setups[pi as usize];
-                samples += u64::from(prim(s, ctx, p, tile, &mut fb));
+                samples += u64::from(prim(s, ctx, p, tile, &mut fb, &mut out, &mut ip));
             }
         }
         samples
@@ -66,12 +134,10 @@ impl<P: PixelStage> Kernel for Band<'_, '_, P> {
 /// Lanes of stamp (x, y) inside `r`.
 #[inline(always)]
 fn region_bits(r: &Rect, x: i32, y: i32) -> u32 {
-    let mut cols = 0u32;
-    for i in 0..4 {
-        if x + i >= r.left && x + i < r.right {
-            cols |= 1 << i;
-        }
-    }
+    // Columns x..x+4 inside [left, right): a 4-bit run, without a loop.
+    let lo = (r.left - x).clamp(0, 4);
+    let hi = (r.right - x).clamp(0, 4);
+    let cols = ((1u32 << hi) - 1) & !((1u32 << lo) - 1);
     let mut bits = 0;
     if y >= r.top && y < r.bottom {
         bits |= cols;
@@ -89,14 +155,21 @@ fn prim<S: Simd, P: PixelStage>(
     p: &PrimSetup,
     tile: Rect,
     fb: &mut FrameTargets<'_>,
+    out: &mut PixelOut<S>,
+    ip: &mut Interp<S>,
 ) -> u32 {
     let r = p.bbox.intersect(&tile);
     if r.is_empty() {
         return 0;
     }
+    let n_in = ctx.inputs.list.len();
+    let inputs = &ctx.planes[p.attr_off as usize..p.attr_off as usize + n_in];
+    if !matches!(p.cover, Cover::Tri(_)) {
+        ip.build(s, p, inputs, &r);
+    }
     let mut n = 0;
     match p.cover {
-        Cover::Tri(e) => n += tri(s, ctx, p, &e, r, fb),
+        Cover::Tri(e) => n += tri(s, ctx, p, &e, r, fb, out, ip),
         Cover::Rect | Cover::Line(_) => {
             let mut y = r.top & !1;
             while y < r.bottom {
@@ -112,7 +185,7 @@ fn prim<S: Simd, P: PixelStage>(
                         }
                     }
                     if bits != 0 {
-                        n += stamp(s, ctx, p, x, y, bits, fb);
+                        n += stamp(s, ctx, p, x, y, bits, fb, out, ip);
                     }
                     x += 4;
                 }
@@ -134,6 +207,7 @@ struct PEdge<I> {
     step: I,
 }
 
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn tri<S: Simd, P: PixelStage>(
     s: S,
@@ -142,6 +216,8 @@ fn tri<S: Simd, P: PixelStage>(
     e: &[Edge; 3],
     r: Rect,
     fb: &mut FrameTargets<'_>,
+    out: &mut PixelOut<S>,
+    ip: &mut Interp<S>,
 ) -> u32 {
     let (ox, oy) = (r.left & !7, r.top & !7);
     let (w, h) = (
@@ -172,6 +248,14 @@ fn tri<S: Simd, P: PixelStage>(
         count += 1;
     }
     let edges = &edges[..count];
+    // The triangle touches this tile: build its interpolation terms.
+    let n_in = ctx.inputs.list.len();
+    ip.build(
+        s,
+        p,
+        &ctx.planes[p.attr_off as usize..p.attr_off as usize + n_in],
+        &r,
+    );
     let zero = s.splat_i(0);
     let mut n = 0;
     let mut by = oy;
@@ -197,23 +281,29 @@ fn tri<S: Simd, P: PixelStage>(
             }
             if !rejected {
                 let inner = bx >= r.left && by >= r.top && bx + 8 <= r.right && by + 8 <= r.bottom;
-                for sy in (by..by + 8).step_by(2) {
-                    if sy >= r.bottom || sy + 1 < r.top {
-                        continue;
-                    }
-                    for sx in (bx..bx + 8).step_by(4) {
-                        if sx >= r.right || sx + 3 < r.left {
-                            continue;
-                        }
+                let live = &live[..nl];
+                let mut sy = by.max(r.top & !1);
+                let sy_end = (by + 8).min(r.bottom);
+                while sy < sy_end {
+                    let mut sx = bx.max(r.left & !3);
+                    let sx_end = (bx + 8).min(r.right);
+                    while sx < sx_end {
                         let mut bits = if inner { 0xFF } else { region_bits(&r, sx, sy) };
-                        for (pe, fb0) in live[..nl].iter().flatten() {
-                            let f = fb0 + pe.a * (sx - bx) + pe.b * (sy - by);
-                            bits &= (s.splat_i(f) + pe.step).gt(zero).bits();
+                        // A plain loop over the live edges (iterator adaptors
+                        // such as `flatten` are closures: see the simd docs).
+                        #[allow(clippy::manual_flatten)]
+                        for le in live {
+                            if let Some((pe, fb0)) = le {
+                                let f = fb0 + pe.a * (sx - bx) + pe.b * (sy - by);
+                                bits &= (s.splat_i(f) + pe.step).gt(zero).bits();
+                            }
                         }
                         if bits != 0 {
-                            n += stamp(s, ctx, p, sx, sy, bits, fb);
+                            n += stamp(s, ctx, p, sx, sy, bits, fb, out, ip);
                         }
+                        sx += 4;
                     }
+                    sy += 2;
                 }
             }
             bx += 8;
@@ -224,6 +314,7 @@ fn tri<S: Simd, P: PixelStage>(
 }
 
 /// Shades and merges one stamp of `p` with coverage `bits`.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn stamp<S: Simd, P: PixelStage>(
     s: S,
@@ -233,20 +324,38 @@ fn stamp<S: Simd, P: PixelStage>(
     y: i32,
     bits: u32,
     fb: &mut FrameTargets<'_>,
+    out: &mut PixelOut<S>,
+    ip: &mut Interp<S>,
 ) -> u32 {
     let one = s.splat(1.0);
-    let fx = s.splat(rel(x, p.ox)) + s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
-    let fy = s.splat(rel(y, p.oy)) + s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
     let w_fog = matches!(
         ctx.st.fog.map(|f| f.source),
         Some(FogSource::Table { w_based: true, .. })
     );
+    let np = ip.np;
+    let n = np - 2;
+    let c = ((x - ip.x0) >> 2) as usize * np;
+    let r = ((y - ip.y0) >> 1) as usize * np;
+    let tc = &ip.t[c..c + np];
+    let ur = &ip.u[r..r + np];
+    let z = tc[0] + ur[0];
     let wq = if p.persp != 0 || w_fog {
-        one / p.q.eval(s, fx, fy)
+        one / (tc[1] + ur[1])
     } else {
         one
     };
-    let n = ctx.inputs.list.len();
+    let vals = &mut ip.vals[..n];
+    let (ti, ui) = (&tc[2..], &ur[2..]);
+    if p.persp == 0 {
+        for k in 0..n {
+            vals[k] = ti[k] + ui[k];
+        }
+    } else {
+        for k in 0..n {
+            let v = ti[k] + ui[k];
+            vals[k] = if p.persp & (1 << k) != 0 { v * wq } else { v };
+        }
+    }
     let attrs = AttrPlanes {
         planes: &ctx.planes[p.attr_off as usize..p.attr_off as usize + n],
         persp: p.persp,
@@ -256,18 +365,17 @@ fn stamp<S: Simd, P: PixelStage>(
         y,
         coverage: s.mask_from_bits(bits),
         front: p.front,
-        fx,
-        fy,
         w: if p.persp != 0 { wq } else { one },
+        inputs: &ip.vals,
     };
-    let out = ctx.stage.shade(s, &st, &attrs);
+    ctx.stage.shade(s, &st, &attrs, out);
     let fog_alpha = match ctx.inputs.fog {
-        Some(k) => st.attr(s, &attrs, k),
+        Some(k) => ip.vals[k],
         None => one,
     };
     let inp = StampIn {
         live: bits,
-        z: p.z.eval(s, fx, fy),
+        z,
         w: wq,
         fog_alpha,
         bias: p.bias,
@@ -275,6 +383,5 @@ fn stamp<S: Simd, P: PixelStage>(
         x,
         y: y - fb.y0,
     };
-    let _ = HEADER;
-    merge(s, ctx.st, &out, &inp, fb.depth.as_mut(), &mut fb.colors)
+    merge(s, ctx.st, out, &inp, fb.depth.as_mut(), &mut fb.colors)
 }

@@ -130,6 +130,9 @@ pub trait IntV:
     fn to_array(self) -> [i32; 8];
     /// Stores the lanes into the first 8 `u32`s of `out` (panics if shorter).
     fn store_u32(self, out: &mut [u32]);
+    /// Stores lanes 0..4 into `r0[..4]` and lanes 4..8 into `r1[..4]` (the
+    /// inverse of [`Simd::load_u32_rows`]). Panics if a slice is shorter than 4.
+    fn store_u32_rows(self, r0: &mut [u32], r1: &mut [u32]);
     /// Low 32 bits of the lane-wise product.
     fn mul_lo(self, b: Self) -> Self;
     /// Shift left by `n` (< 32).

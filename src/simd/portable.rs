@@ -213,6 +213,14 @@ impl IntV for PI {
         out[..8].copy_from_slice(&self.0.to_array().map(|v| v as u32));
     }
     #[inline(always)]
+    fn store_u32_rows(self, r0: &mut [u32], r1: &mut [u32]) {
+        let a = self.0.to_array();
+        for i in 0..4 {
+            r0[i] = a[i] as u32;
+            r1[i] = a[4 + i] as u32;
+        }
+    }
+    #[inline(always)]
     fn mul_lo(self, b: PI) -> PI {
         PI(self.0 * b.0)
     }

@@ -264,6 +264,15 @@ impl IntV for AI {
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
     }
     #[inline(always)]
+    fn store_u32_rows(self, r0: &mut [u32], r1: &mut [u32]) {
+        let (a, b) = (&mut r0[..4], &mut r1[..4]);
+        // SAFETY: AVX2 is present (module invariant); both slices hold 4 u32s.
+        unsafe {
+            _mm_storeu_si128(a.as_mut_ptr().cast(), _mm256_castsi256_si128(self.0));
+            _mm_storeu_si128(b.as_mut_ptr().cast(), _mm256_extracti128_si256::<1>(self.0));
+        }
+    }
+    #[inline(always)]
     fn mul_lo(self, b: AI) -> AI {
         AI(avx!(_mm256_mullo_epi32(self.0, b.0)))
     }
