@@ -102,6 +102,8 @@ pub struct Prepared {
     pub(crate) budget: u32,
     /// Index of the main program's `End` op.
     pub(crate) main_end: u32,
+    /// Output slots the program may write (bit per slot).
+    pub(crate) written_outputs: u16,
     /// Writes `oDepth`.
     pub(crate) writes_depth: bool,
     /// Contains `texkill`.
@@ -142,6 +144,11 @@ impl Prepared {
             .iter()
             .any(|o| o.dst.kind == DstKind::Reg(OUT + regs::OUT_DEPTH) && v.is_pixel());
         let uses_texkill = b.ops.iter().any(|o| o.kind == Kind::TexKill);
+        let written_outputs = b.ops.iter().fold(0u16, |acc, o| match o.dst.kind {
+            DstKind::Reg(r) if r >= OUT => acc | 1 << (r - OUT),
+            DstKind::OutRel { base } => acc | (0xFFFFu16.checked_shl(base as u32).unwrap_or(0)),
+            _ => acc,
+        });
         Prepared {
             version: v,
             main_end: b.ops.iter().position(|o| o.kind == Kind::End).unwrap_or(0) as u32,
@@ -155,6 +162,7 @@ impl Prepared {
             },
             writes_depth,
             uses_texkill,
+            written_outputs,
             key,
             outputs: if v.is_vertex() {
                 OutputLayout::of_program(program)

@@ -34,6 +34,7 @@ pub fn run_vertex(
         m.r[0][(OUT + OUT_D0) as usize] = [1.0; 4];
     }
     m.run([true]);
+    m.canonical_nans();
     let mut out = [[0.0; 4]; 16];
     out.copy_from_slice(&m.r[0][OUT as usize..OUT as usize + 16]);
     if legacy {
@@ -60,6 +61,7 @@ pub fn run_quad(
         m.r[l][VFACE as usize] = [inp.face; 4];
     }
     m.run(active);
+    m.canonical_nans();
     let o = OUT as usize;
     std::array::from_fn(|l| {
         let r = &m.r[l];
@@ -329,6 +331,22 @@ impl<'a, const N: usize> Machine<'a, N> {
                     }
                 }
                 _ => self.exec(op, &m),
+            }
+        }
+    }
+
+    /// Every NaN in the written outputs becomes the canonical quiet NaN
+    /// (see the 8-lane interpreter).
+    fn canonical_nans(&mut self) {
+        for r in self.r.iter_mut() {
+            for slot in 0..16 {
+                if self.p.written_outputs & (1 << slot) != 0 {
+                    for x in r[OUT as usize + slot].iter_mut() {
+                        if x.is_nan() {
+                            *x = f32::NAN;
+                        }
+                    }
+                }
             }
         }
     }

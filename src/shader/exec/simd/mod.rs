@@ -45,6 +45,7 @@ pub fn run_vertex<S: Simd>(
         m.r[(OUT + OUT_D0) as usize] = [s.splat(1.0); 4];
     }
     m.run(active);
+    m.canonical_nans();
     let mut out = [[s.splat(0.0); 4]; 16];
     out.copy_from_slice(&m.r[OUT as usize..OUT as usize + 16]);
     if legacy {
@@ -75,6 +76,7 @@ pub fn run_pixel<S: Simd>(
     m.r[VPOS as usize] = [inputs.pos[0], inputs.pos[1], z, z];
     m.r[VFACE as usize] = [inputs.face; 4];
     m.run(active);
+    m.canonical_nans();
     let o = OUT as usize;
     PixelOutputs {
         color: [m.r[o], m.r[o + 1], m.r[o + 2], m.r[o + 3]],
@@ -317,6 +319,21 @@ impl<'a, S: Simd> Machine<'a, S> {
                 }
             }
             full = m.all();
+        }
+    }
+
+    /// Replaces every NaN in the written outputs by the one canonical
+    /// quiet NaN: D3D9 does not define NaN signs or payloads, and Rust
+    /// does not fix which operand's NaN an arithmetic op propagates, so
+    /// this is what makes the outputs bit-identical across interpreters.
+    #[inline(always)]
+    fn canonical_nans(&mut self) {
+        let nan = self.s.splat(f32::NAN);
+        for slot in 0..16 {
+            if self.p.written_outputs & (1 << slot) != 0 {
+                let r = &mut self.r[OUT as usize + slot];
+                *r = r.map(|x| x.ne(x).select_f(nan, x));
+            }
         }
     }
 
