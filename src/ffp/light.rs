@@ -9,7 +9,7 @@
 //! specular only when `N·L > 0` and `N·H > 0`; `N·H` unclamped; specular
 //! alpha = material specular alpha.
 
-use super::math::{Real, dot3, normalize3, pow, sat};
+use super::math::{Real, dot3, k3, normalize3, pow, sat};
 use super::setup::LightConsts;
 
 /// Running sums of the light terms (rgb each).
@@ -75,13 +75,13 @@ pub fn directional<R: Real>(l: &LightConsts, v: &Surface<R>, acc: &mut LightSums
     let x = v.power;
     add_color(&mut acc.ambient, l.ambient, x);
     let Some(n) = v.n else { return };
-    let lv = l.to_light.map(|c| x.k(c));
+    let lv = k3(x, l.to_light);
     let ndl = dot3(n, lv);
     add_scaled(&mut acc.diffuse, l.diffuse, sat(ndl));
     if let Some(viewer) = v.specular {
         let h = match viewer {
             Some(e) => normalize3([lv[0] - e[0], lv[1] - e[1], lv[2] - e[2]]),
-            None => l.half_inf.map(|c| x.k(c)),
+            None => k3(x, l.half_inf),
         };
         specular_term(l, n, h, ndl, None, v.power, acc);
     }
@@ -123,7 +123,7 @@ pub fn positional<R: Real>(l: &LightConsts, spot: bool, v: &Surface<R>, acc: &mu
     let den = x.k(l.att[0]) + x.k(l.att[1]) * dist + x.k(l.att[2]) * d2;
     let mut atten = x.k(1.0) / den;
     if spot {
-        let sd = l.spot_dir.map(|c| x.k(c));
+        let sd = k3(x, l.spot_dir);
         let rho = zero - dot3(lv, sd);
         let [cos_t, cos_p, falloff] = l.spot;
         let t = (rho - x.k(cos_p)) / x.k(cos_t - cos_p);

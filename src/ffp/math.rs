@@ -12,7 +12,10 @@
 //! reciprocal. [`Real`] is implemented for `f32` (Reference) and for
 //! [`V`] (one lane set of a [`Simd`] backend), so both paths run the same
 //! sequence and agree bit for bit, on any input including NaN and
-//! infinities. `min`/`max` follow the SIMD module's definition
+//! infinities. Hot-path helpers use loops rather than closures
+//! (`array::map`, `from_fn`): a closure is compiled as its own function
+//! without the AVX2 feature of the dispatch trampoline, which turns every
+//! intrinsic inside it into a call. `min`/`max` follow the SIMD module's definition
 //! (`a < b ? a : b`, NaN gives `b`).
 
 use std::ops::{Add, Div, Mul, Sub};
@@ -432,17 +435,43 @@ pub fn normalize3<R: Real>(v: [R; 3]) -> [R; 3] {
 /// Row vector times a D3D matrix (`m[row][col]`): `out_j = Σ_i v_i m_ij`, summed in row order.
 #[inline(always)]
 pub fn xform4<R: Real>(v: [R; 4], m: &[[f32; 4]; 4]) -> [R; 4] {
+    // Plain loops, no closures: a closure body is a separate function that
+    // would not get the AVX2 target feature of the dispatch trampoline.
     let x = v[0];
-    std::array::from_fn(|j| {
-        v[0] * x.k(m[0][j]) + v[1] * x.k(m[1][j]) + v[2] * x.k(m[2][j]) + v[3] * x.k(m[3][j])
-    })
+    let mut o = [x; 4];
+    for (j, oj) in o.iter_mut().enumerate() {
+        *oj = v[0] * x.k(m[0][j]) + v[1] * x.k(m[1][j]) + v[2] * x.k(m[2][j]) + v[3] * x.k(m[3][j]);
+    }
+    o
 }
 
 /// Row vector times the upper 3x3 of a D3D matrix (a direction: no translation).
 #[inline(always)]
 pub fn xform3<R: Real>(v: [R; 3], m: &[[f32; 3]; 3]) -> [R; 3] {
     let x = v[0];
-    std::array::from_fn(|j| v[0] * x.k(m[0][j]) + v[1] * x.k(m[1][j]) + v[2] * x.k(m[2][j]))
+    let mut o = [x; 3];
+    for (j, oj) in o.iter_mut().enumerate() {
+        *oj = v[0] * x.k(m[0][j]) + v[1] * x.k(m[1][j]) + v[2] * x.k(m[2][j]);
+    }
+    o
+}
+
+/// Constants `c` in the kind of `x`.
+#[inline(always)]
+pub fn k3<R: Real>(x: R, c: [f32; 3]) -> [R; 3] {
+    [x.k(c[0]), x.k(c[1]), x.k(c[2])]
+}
+
+/// Constants `c` in the kind of `x`.
+#[inline(always)]
+pub fn k4<R: Real>(x: R, c: [f32; 4]) -> [R; 4] {
+    [x.k(c[0]), x.k(c[1]), x.k(c[2]), x.k(c[3])]
+}
+
+/// [`sat`] of each component.
+#[inline(always)]
+pub fn sat4<R: Real>(v: [R; 4]) -> [R; 4] {
+    [sat(v[0]), sat(v[1]), sat(v[2]), sat(v[3])]
 }
 
 /// A 4x4 matrix in D3D row-major order from glam's storage (glam column i = D3D row i).

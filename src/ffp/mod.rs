@@ -11,8 +11,9 @@
 //!    [`FfpVertexCache::get`] → the compiled [`FfpVertexProgram`];
 //!    [`FfpVertexConsts::new`] → the draw's numbers.
 //! 3. Per 8 vertices: [`crate::vertex::FetchStreams::fetch8`] → `IN_*`
-//!    registers → [`FfpVertexProgram::run8`] → [`VertexOutput`] (or
-//!    [`process_vertices`] over an index list). Reference:
+//!    registers → [`FfpVertexProgram::run8`] → [`VertexOutput`]; or
+//!    [`process_vertices`] over an index list → [`VertexBatches`] in the
+//!    program's compact [`OutputLayout`]. Reference:
 //!    [`ReferenceVertex::process`] per vertex.
 //! 4. Pixels: [`FfpPixelKey::new`] / [`FfpPixelProgram`] with
 //!    [`FfpPixelConsts`]; per 8 pixels (two quads)
@@ -42,7 +43,7 @@ pub mod vertex;
 
 pub use fog::{FogPath, VertexFog, VertexPath, fog_blend, fog_decision, table_fog_factor};
 pub use key::{DrawOptions, FfpVertexKey};
-pub use output::VertexOutput;
+pub use output::{OutputLayout, VertexBatches, VertexOutput};
 pub use scalar::ReferenceVertex;
 pub use setup::FfpVertexConsts;
 pub use stages::{FfpPixelConsts, FfpPixelKey, FfpPixelProgram, PixelInput, reference_shade8};
