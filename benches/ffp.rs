@@ -153,8 +153,8 @@ fn bench_s6(c: &mut Criterion) {
     }
     // All cores: chunks of 64K vertices, each into its own output.
     let backend = Backend::new(true);
-    let mut outs: Vec<Vec<VertexOutput<[f32; 8]>>> =
-        vec![Vec::new(); vertices.len().div_ceil(1 << 16)];
+    let mut outs: Vec<VertexBatches> =
+        vec![VertexBatches::default(); vertices.len().div_ceil(1 << 16)];
     g.bench_function(format!("{}_all_threads", backend.name()), |b| {
         b.iter(|| {
             outs.par_iter_mut()

@@ -1,6 +1,8 @@
 //! Vertex fog, the fog decision table and table-fog factors (fixed-function.md
 //! §9), point size and sprite coordinates (§8), user clip distances (§10),
 //! against hand-computed values; vertex cases also check Warp == Reference.
+// States are built step by step, as an application sets them through the device.
+#![allow(clippy::field_reassign_with_default)]
 
 mod ffp_common;
 

@@ -3,6 +3,8 @@
 //! included) through the 8-lane vertex routine on every SIMD backend and
 //! the scalar Reference, and random texture-stage setups through both
 //! cascades; every output must be bit-identical and nothing may panic.
+// States are built step by step, as an application sets them through the device.
+#![allow(clippy::field_reassign_with_default)]
 
 mod ffp_common;
 
