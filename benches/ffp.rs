@@ -163,6 +163,28 @@ fn bench_s6(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // The same vertices without lighting: the fixed cost of fetch, transform and store.
+    let mut unlit = state.clone();
+    unlit.set_render(RenderState::Lighting(false));
+    let key = FfpVertexKey::new(&unlit, &layout, opts);
+    let program = cache.get(&key);
+    let consts = FfpVertexConsts::new(&unlit, &key);
+    let job = VertexJob {
+        program: &program,
+        consts: &consts,
+        streams: &streams,
+        plan: &plan,
+        instance: 0,
+    };
+    let mut g = c.benchmark_group("S6_unlit_vertex_stage");
+    g.throughput(Throughput::Elements(u64::from(SIDE * SIDE)));
+    g.sample_size(20);
+    let backend = Backend::new(true);
+    g.bench_function(format!("{}_1thread", backend.name()), |b| {
+        b.iter(|| process_vertices(backend, job, &vertices, &mut out))
+    });
+    g.finish();
 }
 
 criterion_group!(benches, bench_s6);

@@ -330,6 +330,162 @@ impl<S: Simd> Real for V<S> {
     }
 }
 
+/// `N` independent values run in lockstep: every operation is applied to
+/// all of them before the next one starts. Used for the special functions of
+/// several lights at once, whose long dependency chains would otherwise
+/// leave the out-of-order window idle; each element sees exactly the
+/// operation sequence it would see alone, so results are unchanged bit for bit.
+#[derive(Debug)]
+pub struct Multi<R, const N: usize>(pub [R; N]);
+
+impl<R: Real, const N: usize> Clone for Multi<R, N> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<R: Real, const N: usize> Copy for Multi<R, N> {}
+
+macro_rules! multi_binop {
+    ($tr:ident, $f:ident) => {
+        impl<R: Real, const N: usize> $tr for Multi<R, N> {
+            type Output = Multi<R, N>;
+            #[inline(always)]
+            fn $f(self, o: Multi<R, N>) -> Multi<R, N> {
+                let mut r = self.0;
+                for i in 0..N {
+                    r[i] = $tr::$f(self.0[i], o.0[i]);
+                }
+                Multi(r)
+            }
+        }
+    };
+}
+multi_binop!(Add, add);
+multi_binop!(Sub, sub);
+multi_binop!(Mul, mul);
+multi_binop!(Div, div);
+
+/// Applies an expression element-wise with plain loops (no closures: see the module docs).
+macro_rules! each {
+    ($n:expr, $first:expr, |$i:ident| $e:expr) => {{
+        let mut r = [$first; $n];
+        for $i in 1..$n {
+            r[$i] = $e;
+        }
+        r
+    }};
+}
+
+impl<R: Real, const N: usize> Real for Multi<R, N> {
+    type M = [R::M; N];
+    type I = [R::I; N];
+    #[inline(always)]
+    fn k(self, v: f32) -> Self {
+        Multi([self.0[0].k(v); N])
+    }
+    #[inline(always)]
+    fn min(self, b: Self) -> Self {
+        Multi(each!(N, self.0[0].min(b.0[0]), |i| self.0[i].min(b.0[i])))
+    }
+    #[inline(always)]
+    fn max(self, b: Self) -> Self {
+        Multi(each!(N, self.0[0].max(b.0[0]), |i| self.0[i].max(b.0[i])))
+    }
+    #[inline(always)]
+    fn floor(self) -> Self {
+        Multi(each!(N, self.0[0].floor(), |i| self.0[i].floor()))
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Multi(each!(N, self.0[0].sqrt(), |i| self.0[i].sqrt()))
+    }
+    #[inline(always)]
+    fn lt(self, b: Self) -> Self::M {
+        each!(N, self.0[0].lt(b.0[0]), |i| self.0[i].lt(b.0[i]))
+    }
+    #[inline(always)]
+    fn le(self, b: Self) -> Self::M {
+        each!(N, self.0[0].le(b.0[0]), |i| self.0[i].le(b.0[i]))
+    }
+    #[inline(always)]
+    fn gt(self, b: Self) -> Self::M {
+        each!(N, self.0[0].gt(b.0[0]), |i| self.0[i].gt(b.0[i]))
+    }
+    #[inline(always)]
+    fn eq(self, b: Self) -> Self::M {
+        each!(N, self.0[0].eq(b.0[0]), |i| self.0[i].eq(b.0[i]))
+    }
+    #[inline(always)]
+    fn ne(self, b: Self) -> Self::M {
+        each!(N, self.0[0].ne(b.0[0]), |i| self.0[i].ne(b.0[i]))
+    }
+    #[inline(always)]
+    fn sel(m: Self::M, a: Self, b: Self) -> Self {
+        Multi(each!(N, R::sel(m[0], a.0[0], b.0[0]), |i| R::sel(
+            m[i], a.0[i], b.0[i]
+        )))
+    }
+    #[inline(always)]
+    fn and(a: Self::M, b: Self::M) -> Self::M {
+        each!(N, R::and(a[0], b[0]), |i| R::and(a[i], b[i]))
+    }
+    #[inline(always)]
+    fn or(a: Self::M, b: Self::M) -> Self::M {
+        each!(N, R::or(a[0], b[0]), |i| R::or(a[i], b[i]))
+    }
+    #[inline(always)]
+    fn to_bits(self) -> Self::I {
+        each!(N, self.0[0].to_bits(), |i| self.0[i].to_bits())
+    }
+    #[inline(always)]
+    fn bits_to_f(self, v: Self::I) -> Self {
+        let x = self.0[0];
+        Multi(each!(N, x.bits_to_f(v[0]), |i| x.bits_to_f(v[i])))
+    }
+    #[inline(always)]
+    fn to_int(self) -> Self::I {
+        each!(N, self.0[0].to_int(), |i| self.0[i].to_int())
+    }
+    #[inline(always)]
+    fn int_to_f(self, v: Self::I) -> Self {
+        let x = self.0[0];
+        Multi(each!(N, x.int_to_f(v[0]), |i| x.int_to_f(v[i])))
+    }
+    #[inline(always)]
+    fn ik(self, v: i32) -> Self::I {
+        [self.0[0].ik(v); N]
+    }
+    #[inline(always)]
+    fn iadd(a: Self::I, b: Self::I) -> Self::I {
+        each!(N, R::iadd(a[0], b[0]), |i| R::iadd(a[i], b[i]))
+    }
+    #[inline(always)]
+    fn isub(a: Self::I, b: Self::I) -> Self::I {
+        each!(N, R::isub(a[0], b[0]), |i| R::isub(a[i], b[i]))
+    }
+    #[inline(always)]
+    fn iand(a: Self::I, b: Self::I) -> Self::I {
+        each!(N, R::iand(a[0], b[0]), |i| R::iand(a[i], b[i]))
+    }
+    #[inline(always)]
+    fn ior(a: Self::I, b: Self::I) -> Self::I {
+        each!(N, R::ior(a[0], b[0]), |i| R::ior(a[i], b[i]))
+    }
+    #[inline(always)]
+    fn ishl(a: Self::I, n: u32) -> Self::I {
+        each!(N, R::ishl(a[0], n), |i| R::ishl(a[i], n))
+    }
+    #[inline(always)]
+    fn ishr(a: Self::I, n: u32) -> Self::I {
+        each!(N, R::ishr(a[0], n), |i| R::ishr(a[i], n))
+    }
+    #[inline(always)]
+    fn isra(a: Self::I, n: u32) -> Self::I {
+        each!(N, R::isra(a[0], n), |i| R::isra(a[i], n))
+    }
+}
+
 /// `clamp(x, 0, 1)`; NaN gives 0 (the `max` rule).
 #[inline(always)]
 pub fn sat<R: Real>(x: R) -> R {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use super::fog::{VertexFog, vertex_fog_factor};
 use super::key::{BlendKey, ColorSource, FfpVertexKey, LightKind, TexKey, TexSource};
-use super::light::{LightSums, Surface, assemble, directional, positional};
+use super::light::{LightSums, Surface, assemble, lights};
 use super::math::{Real, V, k4, normalize3, sat, sat4, xform3, xform4};
 use super::output::{OutputLayout, VertexBatches, VertexOutput};
 use super::point::point_size;
@@ -282,13 +282,7 @@ impl FfpVertexProgram {
                     power: x.k(c.power),
                 };
                 let mut sums = LightSums::zero(x);
-                for (kind, l) in self.lights.iter().zip(&c.lights) {
-                    match kind {
-                        LightKind::Directional => directional(l, &surf, &mut sums),
-                        LightKind::Point => positional(l, false, &surf, &mut sums),
-                        LightKind::Spot => positional(l, true, &surf, &mut sums),
-                    }
-                }
+                lights(&self.lights, &c.lights, &surf, &mut sums);
                 (out.diffuse, out.specular) =
                     assemble(&m, c.ambient, &sums, key.normal, lk.specular);
             }
