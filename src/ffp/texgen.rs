@@ -118,3 +118,31 @@ pub fn projection_divisor(projected: bool, count: u8, key: Option<TexKey>) -> Op
     }
     Some(n - 1)
 }
+
+/// The projection divisors of all 8 stages for the pixel key: from the
+/// stages' TEXTURETRANSFORMFLAGS and the vertex key (`None`: a vertex shader
+/// produced the coordinates, which project by w).
+pub fn stage_divisors(
+    state: &super::state::FfpState,
+    vertex: Option<&super::key::FfpVertexKey>,
+) -> [Option<u8>; 8] {
+    use crate::state::{StateValue, TextureStageStateType as T, TextureTransformFlags};
+    let mut out = [None; 8];
+    for (s, d) in out.iter_mut().enumerate() {
+        let ttff = TextureTransformFlags::from_raw(state.tss(s, T::TextureTransformFlags))
+            .unwrap_or(TextureTransformFlags {
+                count: 0,
+                projected: false,
+            });
+        let key = match vertex {
+            Some(v) => match v.tex[s] {
+                Some(k) => Some(k),
+                // Not computed by the vertex stage: nothing to project.
+                None => continue,
+            },
+            None => None,
+        };
+        *d = projection_divisor(ttff.projected, ttff.count as u8, key);
+    }
+    out
+}
