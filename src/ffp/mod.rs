@@ -33,6 +33,7 @@ pub mod light;
 pub mod math;
 pub mod output;
 pub mod point;
+pub mod real;
 pub mod scalar;
 pub mod setup;
 pub mod stages;
