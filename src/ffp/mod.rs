@@ -15,8 +15,9 @@
 //!    [`process_vertices`] over an index list → [`VertexBatches`] in the
 //!    program's compact [`OutputLayout`]. Reference:
 //!    [`ReferenceVertex::process`] per vertex.
-//! 4. Pixels: [`FfpPixelKey::new`] / [`FfpPixelProgram`] with
-//!    [`FfpPixelConsts`]; per 8 pixels (two quads)
+//! 4. Pixels: [`FfpPixelKey::new`] (state, bound [`StageTexture`]s,
+//!    [`texgen::stage_divisors`]) → [`FfpPixelCache::get`] → [`FfpPixelProgram`]
+//!    with [`FfpPixelConsts`]; per 8 pixels (two quads)
 //!    [`FfpPixelProgram::shade8`] with a [`crate::texture_fetch::TextureFetch`];
 //!    Reference: [`reference_shade8`] with a
 //!    [`crate::texture_fetch::TextureFetchScalar`]. Fog ([`fog`]) and the
@@ -47,6 +48,9 @@ pub use key::{DrawOptions, FfpVertexKey};
 pub use output::{OutputLayout, VertexBatches, VertexOutput};
 pub use scalar::ReferenceVertex;
 pub use setup::FfpVertexConsts;
-pub use stages::{FfpPixelConsts, FfpPixelKey, FfpPixelProgram, PixelInput, reference_shade8};
+pub use stages::{
+    FfpPixelCache, FfpPixelConsts, FfpPixelKey, FfpPixelProgram, PixelInput, StageTexture,
+    reference_shade8,
+};
 pub use state::{FfpInputLayout, FfpState};
 pub use vertex::{FfpVertexCache, FfpVertexProgram, VertexJob, process_vertices};

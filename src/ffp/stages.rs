@@ -647,3 +647,29 @@ pub fn reference_shade8<F: TextureFetchScalar>(
         }
     })
 }
+
+/// Compiled cascades by key.
+#[derive(Debug, Default)]
+pub struct FfpPixelCache {
+    map: std::collections::HashMap<FfpPixelKey, std::sync::Arc<FfpPixelProgram>>,
+}
+
+impl FfpPixelCache {
+    /// The program for `key`, compiled on first use.
+    pub fn get(&mut self, key: &FfpPixelKey) -> std::sync::Arc<FfpPixelProgram> {
+        self.map
+            .entry(key.clone())
+            .or_insert_with(|| std::sync::Arc::new(FfpPixelProgram::new(key.clone())))
+            .clone()
+    }
+
+    /// Number of cached programs.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether the cache is empty.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
