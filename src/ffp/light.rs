@@ -10,7 +10,7 @@
 //! alpha = material specular alpha.
 
 use super::key::LightKind;
-use super::math::{Multi, Real, dot3, k3, normalize3, pow, sat};
+use super::math::{Multi, Real, dot3, k3, normalize3, pow, pow_pos, sat};
 use super::setup::LightConsts;
 
 /// Running sums of the light terms (rgb each).
@@ -63,10 +63,14 @@ fn add_scaled<R: Real>(sum: &mut [R; 3], c: [f32; 3], f: R) {
     }
 }
 
+/// `sum += c`. Zero components are skipped: a sum of terms starting at +0
+/// is never −0, so adding +0 would not change it.
 #[inline(always)]
 fn add_color<R: Real>(sum: &mut [R; 3], c: [f32; 3], x: R) {
     for i in 0..3 {
-        sum[i] = sum[i] + x.k(c[i]);
+        if c[i] != 0.0 {
+            sum[i] = sum[i] + x.k(c[i]);
+        }
     }
 }
 
@@ -217,7 +221,8 @@ pub fn lights<R: Real>(
                 *xi = t.ndh;
             }
         }
-        let p = pow(Multi(xs), Multi([v.power; LOCKSTEP])).0;
+        // N·H > 0 wherever the term is used (`on`); other lanes are masked.
+        let p = pow_pos(Multi(xs), Multi([v.power; LOCKSTEP])).0;
         for (t, &pi) in terms.iter().zip(&p) {
             if let Some(t) = t {
                 let mut f = pi;

@@ -106,6 +106,52 @@ pub fn pow<R: Real>(x: R, y: R) -> R {
     R::sel(y.eq(zero), x.k(1.0), r)
 }
 
+/// `x^y` for `x` positive and finite (the specular `N·H` where it is used):
+/// `exp2(y · log2(x))` without the special-case handling of [`pow`] and
+/// with denormal `x` read as if normal. Lanes with other `x` get an
+/// unspecified but deterministic value (identical on every backend); the
+/// caller masks them out. `y = 0` gives exactly 1 for every finite `x`.
+#[inline(always)]
+pub fn pow_pos<R: Real>(x: R, y: R) -> R {
+    let bits = x.to_bits();
+    let e = R::isub(R::iand(R::ishr(bits, 23), x.ik(0xFF)), x.ik(127));
+    let mut e = x.int_to_f(e);
+    let mut m = x.bits_to_f(R::ior(R::iand(bits, x.ik(0x7F_FFFF)), x.ik(0x3F80_0000)));
+    let big = m.gt(x.k(std::f32::consts::SQRT_2));
+    m = R::sel(big, m * x.k(0.5), m);
+    e = R::sel(big, e + x.k(1.0), e);
+    let t = (m - x.k(1.0)) / (m + x.k(1.0));
+    let t2 = t * t;
+    let mut p = x.k(1.0 / 13.0);
+    p = p * t2 + x.k(1.0 / 11.0);
+    p = p * t2 + x.k(1.0 / 9.0);
+    p = p * t2 + x.k(1.0 / 7.0);
+    p = p * t2 + x.k(1.0 / 5.0);
+    p = p * t2 + x.k(1.0 / 3.0);
+    p = p * t2 + x.k(1.0);
+    let l = e + x.k(2.0) * t * p * x.k(std::f32::consts::LOG2_E);
+    // exp2 of the product, clamped so the scale factors stay representable.
+    let z = (y * l).max(x.k(-152.0)).min(x.k(130.0));
+    let n = (z + x.k(0.5)).floor();
+    let t = (z - n) * x.k(std::f32::consts::LN_2);
+    let mut q = x.k(1.0 / 40320.0);
+    q = q * t + x.k(1.0 / 5040.0);
+    q = q * t + x.k(1.0 / 720.0);
+    q = q * t + x.k(1.0 / 120.0);
+    q = q * t + x.k(1.0 / 24.0);
+    q = q * t + x.k(1.0 / 6.0);
+    q = q * t + x.k(0.5);
+    q = q * t + x.k(1.0);
+    q = q * t + x.k(1.0);
+    let ni = n.to_int();
+    let n1 = R::isra(ni, 1);
+    let n2 = R::isub(ni, n1);
+    let bias = x.ik(127);
+    let s1 = x.bits_to_f(R::ishl(R::iadd(n1, bias), 23));
+    let s2 = x.bits_to_f(R::ishl(R::iadd(n2, bias), 23));
+    q * s1 * s2
+}
+
 /// `a.x b.x + a.y b.y + a.z b.z`, left to right.
 #[inline(always)]
 pub fn dot3<R: Real>(a: [R; 3], b: [R; 3]) -> R {
@@ -233,6 +279,17 @@ mod tests {
                 "{i}"
             );
         }
+        for (x, y) in [
+            (0.953f32, 30.0f32),
+            (0.5, 16.0),
+            (0.99, 0.0),
+            (1.0, 7.5),
+            (3.0, 2.0),
+        ] {
+            let (a, b) = (pow_pos(x, y), pow(x, y));
+            assert!((a - b).abs() <= 2e-7 * b.max(1e-30), "{x}^{y}: {a} vs {b}");
+        }
+        assert_eq!(pow_pos(0.3f32, 0.0), 1.0);
         let got = exp2(Multi(ys)).0;
         assert_eq!(got.map(f32::to_bits), ys.map(|y| exp2(y).to_bits()));
     }

@@ -509,22 +509,29 @@ pub fn process_vertices(
             let mut regs = [[x.0; 4]; IN_COUNT];
             let layout = j.program.layout;
             let rows = layout.rows();
-            for (chunk, dst) in self.vertices.chunks(8).zip(self.out.data.chunks_mut(rows)) {
+            // Rows are assembled in a small local buffer and appended: no
+            // zero-fill of the whole output beforehand.
+            let mut buf = [[0f32; 8]; MAX_ROWS];
+            for chunk in self.vertices.chunks(8) {
                 let last = chunk[chunk.len() - 1];
                 let mut idx = [last; 8];
                 idx[..chunk.len()].copy_from_slice(chunk);
                 j.streams.fetch8(s, j.plan, &idx, j.instance, &mut regs);
                 let o = j.program.run_generic(x, j.consts, &regs);
-                store_rows(&o, layout, dst);
+                store_rows(&o, layout, &mut buf[..rows]);
+                self.out.data.extend_from_slice(&buf[..rows]);
             }
         }
     }
     out.layout = job.program.layout;
     out.data.clear();
     out.data
-        .resize(vertices.len().div_ceil(8) * out.layout.rows(), [0.0; 8]);
+        .reserve(vertices.len().div_ceil(8) * out.layout.rows());
     dispatch(backend, K { job, vertices, out });
 }
+
+/// The most rows a batch can have (every optional output present).
+const MAX_ROWS: usize = 12 + 4 * 8 + 2 + 6;
 
 /// Stores the fields of `layout` into consecutive rows (see [`OutputLayout::rows`]).
 #[inline(always)]
