@@ -1,6 +1,8 @@
 //! Vertex fog, the fog decision table and table-fog factors (fixed-function.md
 //! §9), point size and sprite coordinates (§8), user clip distances (§10),
 //! against hand-computed values; vertex cases also check Warp == Reference.
+// States are built step by step, as an application sets them through the device.
+#![allow(clippy::field_reassign_with_default)]
 
 mod ffp_common;
 
@@ -259,4 +261,57 @@ fn user_clip_planes_in_world_space() {
         DrawOptions::default(),
     );
     assert_eq!(out[0].clip_distance, [0.0; 6]);
+}
+
+#[test]
+fn process_vertices_screen_mapping() {
+    use warp9::ffp::output::screen_position;
+    let vp = warp9::state::Viewport {
+        x: 10,
+        y: 20,
+        width: 200,
+        height: 100,
+        min_z: 0.25,
+        max_z: 0.75,
+    };
+    assert_eq!(
+        screen_position([1.0, 1.0, 1.0, 2.0], &vp),
+        [160.0, 45.0, 0.5, 0.5]
+    );
+    assert_eq!(
+        screen_position([-2.0, -2.0, 0.0, 2.0], &vp),
+        [10.0, 120.0, 0.25, 0.5]
+    );
+}
+
+#[test]
+fn stage_divisors_follow_the_vertex_key() {
+    use warp9::ffp::texgen::stage_divisors;
+    use warp9::state::{TextureStageState as Tss, TextureTransformFlags};
+    let mut s = FfpState::default();
+    s.set_stage(
+        0,
+        Tss::TextureTransformFlags(TextureTransformFlags {
+            count: 3,
+            projected: true,
+        }),
+    );
+    s.set_stage(
+        1,
+        Tss::TextureTransformFlags(TextureTransformFlags {
+            count: 0,
+            projected: true,
+        }),
+    );
+    let els = [
+        el(0, D::Float3, U::Position, 0),
+        el(12, D::Float3, U::TexCoord, 0),
+        el(24, D::Float2, U::TexCoord, 1),
+    ];
+    let (layout, _) = FfpInputLayout::new(&els);
+    let key = FfpVertexKey::new(&s, &layout, DrawOptions::default());
+    let d = stage_divisors(&s, Some(&key));
+    assert_eq!(&d[..3], &[Some(2), Some(1), None]);
+    // Vertex shaders project by w.
+    assert_eq!(stage_divisors(&s, None)[1], Some(3));
 }

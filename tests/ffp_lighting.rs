@@ -2,6 +2,8 @@
 //! test_specular_lighting, Windows reference values) and hand-computed
 //! values for every term, material source and the LIGHTING-off path.
 //! Every case also checks Warp (all backends) == Reference bit for bit.
+// States are built step by step, as an application sets them through the device.
+#![allow(clippy::field_reassign_with_default)]
 
 mod ffp_common;
 
@@ -77,9 +79,12 @@ fn grey(state: &FfpState, x: f32, y: f32) -> i32 {
     (out[0].specular[0] * 255.0).round() as i32
 }
 
+/// Name, light, LOCALVIEWER, Power, vertex (x, y), Windows grey value.
+type Row = (&'static str, Light, bool, f32, (f32, f32), i32);
+
 #[test]
 fn worked_specular_vectors_of_5_6() {
-    let rows: [(&str, Light, bool, f32, (f32, f32), i32); 11] = [
+    let rows: [Row; 11] = [
         (
             "directional, non-local",
             directional(),

@@ -3,6 +3,8 @@
 //! included) through the 8-lane vertex routine on every SIMD backend and
 //! the scalar Reference, and random texture-stage setups through both
 //! cascades; every output must be bit-identical and nothing may panic.
+// States are built step by step, as an application sets them through the device.
+#![allow(clippy::field_reassign_with_default)]
 
 mod ffp_common;
 
@@ -53,7 +55,13 @@ impl Rng {
         }
     }
     fn color(&mut self) -> [f32; 4] {
-        std::array::from_fn(|_| if self.chance(5) { self.float() } else { self.unit() })
+        std::array::from_fn(|_| {
+            if self.chance(5) {
+                self.float()
+            } else {
+                self.unit()
+            }
+        })
     }
     fn mat(&mut self) -> Mat4 {
         match self.below(12) {
@@ -61,19 +69,31 @@ impl Rng {
             1 => Mat4::from_scale(Vec3::new(self.range(-2.0, 2.0), 0.0, 1.0)),
             2 => Mat4::from_cols_array(&std::array::from_fn(|_| self.float())),
             _ => {
-                Mat4::from_translation(Vec3::new(self.range(-3.0, 3.0), self.range(-3.0, 3.0), self.range(0.0, 6.0)))
-                    * Mat4::from_rotation_y(self.range(-3.0, 3.0))
-                    * Mat4::from_scale(Vec3::new(self.range(0.5, 2.0), self.range(0.5, 2.0), self.range(0.5, 2.0)))
+                Mat4::from_translation(Vec3::new(
+                    self.range(-3.0, 3.0),
+                    self.range(-3.0, 3.0),
+                    self.range(0.0, 6.0),
+                )) * Mat4::from_rotation_y(self.range(-3.0, 3.0))
+                    * Mat4::from_scale(Vec3::new(
+                        self.range(0.5, 2.0),
+                        self.range(0.5, 2.0),
+                        self.range(0.5, 2.0),
+                    ))
             }
         }
     }
     fn vec3(&mut self) -> Vec3 {
-        Vec3::new(self.range(-3.0, 3.0), self.range(-3.0, 3.0), self.range(-3.0, 3.0))
+        Vec3::new(
+            self.range(-3.0, 3.0),
+            self.range(-3.0, 3.0),
+            self.range(-3.0, 3.0),
+        )
     }
 }
 
 fn random_light(r: &mut Rng) -> Light {
-    let light_type = [LightType::Directional, LightType::Point, LightType::Spot][r.below(3) as usize];
+    let light_type =
+        [LightType::Directional, LightType::Point, LightType::Spot][r.below(3) as usize];
     let theta = r.range(0.0, 3.0);
     Light {
         light_type,
@@ -82,7 +102,11 @@ fn random_light(r: &mut Rng) -> Light {
         ambient: if r.chance(50) { [0.0; 4] } else { r.color() },
         position: r.vec3(),
         direction: r.vec3(),
-        range: if r.chance(10) { 0.0 } else { r.range(0.0, 20.0) },
+        range: if r.chance(10) {
+            0.0
+        } else {
+            r.range(0.0, 20.0)
+        },
         falloff: if r.chance(20) { 0.0 } else { r.range(0.0, 4.0) },
         attenuation0: r.range(0.0, 2.0),
         attenuation1: if r.chance(30) { 0.0 } else { r.range(0.0, 1.0) },
@@ -96,13 +120,26 @@ fn random_state(r: &mut Rng) -> FfpState {
     let mut s = FfpState::default();
     use RenderStateType as R;
     let bools = [
-        R::Lighting, R::SpecularEnable, R::LocalViewer, R::NormalizeNormals, R::ColorVertex,
-        R::FogEnable, R::RangeFogEnable, R::PointScaleEnable, R::IndexedVertexBlendEnable, R::Clipping,
+        R::Lighting,
+        R::SpecularEnable,
+        R::LocalViewer,
+        R::NormalizeNormals,
+        R::ColorVertex,
+        R::FogEnable,
+        R::RangeFogEnable,
+        R::PointScaleEnable,
+        R::IndexedVertexBlendEnable,
+        R::Clipping,
     ];
     for k in bools {
         s.render[k.raw() as usize] = u32::from(r.chance(50));
     }
-    for k in [R::DiffuseMaterialSource, R::SpecularMaterialSource, R::AmbientMaterialSource, R::EmissiveMaterialSource] {
+    for k in [
+        R::DiffuseMaterialSource,
+        R::SpecularMaterialSource,
+        R::AmbientMaterialSource,
+        R::EmissiveMaterialSource,
+    ] {
         s.render[k.raw() as usize] = r.below(4);
     }
     s.render[R::VertexBlend.raw() as usize] = [0, 1, 2, 3, 255, 256, 7][r.below(7) as usize];
@@ -149,7 +186,11 @@ fn random_state(r: &mut Rng) -> FfpState {
         ambient: r.color(),
         specular: r.color(),
         emissive: r.color(),
-        power: if r.chance(20) { 0.0 } else { r.range(0.0, 40.0) },
+        power: if r.chance(20) {
+            0.0
+        } else {
+            r.range(0.0, 40.0)
+        },
     };
     for st in 0..8 {
         let tci = r.below(9) | ([0, 1, 2, 3, 4, 9][r.below(6) as usize] << 16);
@@ -165,10 +206,23 @@ fn random_state(r: &mut Rng) -> FfpState {
 }
 
 const TYPES: [DeclType; 17] = [
-    DeclType::Float1, DeclType::Float2, DeclType::Float3, DeclType::Float4, DeclType::D3dColor,
-    DeclType::UByte4, DeclType::Short2, DeclType::Short4, DeclType::UByte4N, DeclType::Short2N,
-    DeclType::Short4N, DeclType::UShort2N, DeclType::UShort4N, DeclType::UDec3, DeclType::Dec3N,
-    DeclType::Float16_2, DeclType::Float16_4,
+    DeclType::Float1,
+    DeclType::Float2,
+    DeclType::Float3,
+    DeclType::Float4,
+    DeclType::D3dColor,
+    DeclType::UByte4,
+    DeclType::Short2,
+    DeclType::Short4,
+    DeclType::UByte4N,
+    DeclType::Short2N,
+    DeclType::Short4N,
+    DeclType::UShort2N,
+    DeclType::UShort4N,
+    DeclType::UDec3,
+    DeclType::Dec3N,
+    DeclType::Float16_2,
+    DeclType::Float16_4,
 ];
 
 /// A random declaration over streams 0 and 1, and its strides.
@@ -180,7 +234,13 @@ fn random_decl(r: &mut Rng) -> (Vec<VertexElement>, [u16; 2]) {
         els.push(VertexElement::new(s, off[s as usize], t, u, i));
         off[s as usize] += t.size() as u16;
     };
-    let pick = |r: &mut Rng, common: DeclType| if r.chance(70) { common } else { TYPES[r.below(17) as usize] };
+    let pick = |r: &mut Rng, common: DeclType| {
+        if r.chance(70) {
+            common
+        } else {
+            TYPES[r.below(17) as usize]
+        }
+    };
     if r.chance(10) {
         push(r, DeclType::Float4, DeclUsage::PositionT, 0);
     } else {
@@ -219,7 +279,11 @@ fn random_decl(r: &mut Rng) -> (Vec<VertexElement>, [u16; 2]) {
 fn random_bytes(r: &mut Rng, n: usize) -> Vec<u8> {
     let mut v = Vec::with_capacity(n);
     while v.len() < n {
-        let f = if r.chance(25) { f32::from_bits(r.next()) } else { r.float() };
+        let f = if r.chance(25) {
+            f32::from_bits(r.next())
+        } else {
+            r.float()
+        };
         // Blend indices and colours also see arbitrary bytes through the float bits.
         v.extend(f.to_le_bytes());
     }
@@ -242,7 +306,11 @@ fn vertex_warp_equals_reference_on_random_states() {
             streams[s] = Some(StreamInput {
                 data: Arc::new(random_bytes(&mut r, len)),
                 offset: 0,
-                stride: if r.chance(5) { 0 } else { u32::from(strides[s]) },
+                stride: if r.chance(5) {
+                    0
+                } else {
+                    u32::from(strides[s])
+                },
                 freq: 1,
             });
         }
@@ -252,7 +320,9 @@ fn vertex_warp_equals_reference_on_random_states() {
             tex_stages: r.next() as u8,
             max_lights: if r.chance(20) { r.below(4) } else { u32::MAX },
         };
-        let vertices: Vec<u32> = (0..n as u32).map(|i| if r.chance(10) { r.below(n as u32) } else { i }).collect();
+        let vertices: Vec<u32> = (0..n as u32)
+            .map(|i| if r.chance(10) { r.below(n as u32) } else { i })
+            .collect();
         let out = run_streams(&state, &els, &streams, &vertices, 0, opts);
         assert_eq!(out.len(), n, "case {case}");
         vertices_checked += n;
@@ -263,9 +333,23 @@ fn vertex_warp_equals_reference_on_random_states() {
 fn random_tex(r: &mut Rng) -> Option<TexFn> {
     const FNS: [TexFn; 4] = [
         |c, _| [c[0].fract().abs(), c[1].fract().abs(), 0.5, 0.75],
-        |c, d| [(c[0] * 0.5 + d[0]).fract().abs(), (c[1] + d[4]).fract().abs(), (c[2] * 3.0).fract().abs(), 0.25],
+        |c, d| {
+            [
+                (c[0] * 0.5 + d[0]).fract().abs(),
+                (c[1] + d[4]).fract().abs(),
+                (c[2] * 3.0).fract().abs(),
+                0.25,
+            ]
+        },
         |_, _| [0.9, -0.4, 0.6, 1.0],
-        |c, d| [d[1].abs().min(1.0), d[3].abs().min(1.0), c[3].abs().fract(), (c[0] + c[1]).fract().abs()],
+        |c, d| {
+            [
+                d[1].abs().min(1.0),
+                d[3].abs().min(1.0),
+                c[3].abs().fract(),
+                (c[0] + c[1]).fract().abs(),
+            ]
+        },
     ];
     r.chance(80).then(|| FNS[r.below(4) as usize])
 }
@@ -279,18 +363,46 @@ fn pixel_warp_equals_reference_on_random_stages() {
         s.render[RenderStateType::TextureFactor.raw() as usize] = r.next();
         let stages = 1 + r.below(8) as usize;
         for st in 0..8 {
-            let op = |r: &mut Rng| if st >= stages { 1 } else if r.chance(3) { r.below(30) } else { 1 + r.below(26) };
-            let arg = |r: &mut Rng| if r.chance(3) { r.below(64) } else { r.below(7) | ([0, 0x10, 0x20, 0x30][r.below(4) as usize]) };
+            let op = |r: &mut Rng| {
+                if st >= stages {
+                    1
+                } else if r.chance(3) {
+                    r.below(30)
+                } else {
+                    1 + r.below(26)
+                }
+            };
+            let arg = |r: &mut Rng| {
+                if r.chance(3) {
+                    r.below(64)
+                } else {
+                    r.below(7) | ([0, 0x10, 0x20, 0x30][r.below(4) as usize])
+                }
+            };
             let st_raw = &mut s.stage[st];
             use TextureStageStateType as T;
             st_raw[T::ColorOp.raw() as usize] = op(&mut r);
             st_raw[T::AlphaOp.raw() as usize] = if r.chance(15) { 1 } else { op(&mut r) };
-            for k in [T::ColorArg0, T::ColorArg1, T::ColorArg2, T::AlphaArg0, T::AlphaArg1, T::AlphaArg2] {
+            for k in [
+                T::ColorArg0,
+                T::ColorArg1,
+                T::ColorArg2,
+                T::AlphaArg0,
+                T::AlphaArg1,
+                T::AlphaArg2,
+            ] {
                 st_raw[k.raw() as usize] = arg(&mut r);
             }
             st_raw[T::ResultArg.raw() as usize] = if r.chance(30) { 5 } else { 1 };
             st_raw[T::Constant.raw() as usize] = r.next();
-            for k in [T::BumpEnvMat00, T::BumpEnvMat01, T::BumpEnvMat10, T::BumpEnvMat11, T::BumpEnvLScale, T::BumpEnvLOffset] {
+            for k in [
+                T::BumpEnvMat00,
+                T::BumpEnvMat01,
+                T::BumpEnvMat10,
+                T::BumpEnvMat11,
+                T::BumpEnvLScale,
+                T::BumpEnvLOffset,
+            ] {
                 st_raw[k.raw() as usize] = r.range(-2.0, 2.0).to_bits();
             }
         }
@@ -300,18 +412,37 @@ fn pixel_warp_equals_reference_on_random_stages() {
             Some(_) if r.chance(20) => StageTexture::Cube,
             Some(_) => StageTexture::Flat,
         });
-        let divisors = std::array::from_fn(|_| if r.chance(30) { Some(r.below(4) as u8) } else { None });
+        let divisors = std::array::from_fn(|_| {
+            if r.chance(30) {
+                Some(r.below(4) as u8)
+            } else {
+                None
+            }
+        });
         let inp: [_; 8] = std::array::from_fn(|_| {
             // Interpolated colours are in [0, 1] (clamped per vertex); NaN may still arrive.
-            let c = |r: &mut Rng| -> [f32; 4] { std::array::from_fn(|_| if r.chance(2) { f32::NAN } else { r.unit() }) };
+            let c = |r: &mut Rng| -> [f32; 4] {
+                std::array::from_fn(|_| if r.chance(2) { f32::NAN } else { r.unit() })
+            };
             let mut p = pixel(c(&mut r), c(&mut r), [0.0; 4]);
             for t in p.texcoord.iter_mut() {
-                *t = std::array::from_fn(|_| if r.chance(2) { r.float() } else { r.range(-2.0, 2.0) });
+                *t = std::array::from_fn(|_| {
+                    if r.chance(2) {
+                        r.float()
+                    } else {
+                        r.range(-2.0, 2.0)
+                    }
+                });
             }
             p
         });
         let active = if r.chance(70) { 0xFF } else { r.next() as u8 };
         let out = shade(&s, textures, divisors, &inp, &TestTextures(fns), active);
-        assert!(out.iter().flatten().all(|v| v.is_nan() || (0.0..=1.0).contains(v)), "case {case}: {out:?}");
+        assert!(
+            out.iter()
+                .flatten()
+                .all(|v| v.is_nan() || (0.0..=1.0).contains(v)),
+            "case {case}: {out:?}"
+        );
     }
 }

@@ -9,7 +9,8 @@
 //! specular only when `N·L > 0` and `N·H > 0`; `N·H` unclamped; specular
 //! alpha = material specular alpha.
 
-use super::math::{Real, dot3, normalize3, pow, sat};
+use super::key::LightKind;
+use super::math::{Multi, Real, dot3, k3, normalize3, pow, pow_pos, sat};
 use super::setup::LightConsts;
 
 /// Running sums of the light terms (rgb each).
@@ -62,29 +63,51 @@ fn add_scaled<R: Real>(sum: &mut [R; 3], c: [f32; 3], f: R) {
     }
 }
 
+/// `sum += c`. Zero components are skipped: a sum of terms starting at +0
+/// is never −0, so adding +0 would not change it.
 #[inline(always)]
 fn add_color<R: Real>(sum: &mut [R; 3], c: [f32; 3], x: R) {
     for i in 0..3 {
-        sum[i] = sum[i] + x.k(c[i]);
+        if c[i] != 0.0 {
+            sum[i] = sum[i] + x.k(c[i]);
+        }
     }
 }
 
-/// Adds a directional light (atten = 1, ambient not attenuated).
+/// A light's specular term before its power function: the work left for
+/// [`lights`] to evaluate for several lights in lockstep.
+#[derive(Clone, Copy, Debug)]
+pub struct SpecularTerm<R: Real> {
+    /// `N·H`.
+    pub ndh: R,
+    /// `N·L > 0 && N·H > 0`.
+    pub on: R::M,
+    /// Attenuation (None for directional lights: 1).
+    pub atten: Option<R>,
+    /// The light's specular colour.
+    pub color: [f32; 3],
+}
+
+/// Adds a directional light's ambient and diffuse terms (atten = 1,
+/// ambient not attenuated); returns its pending specular term.
 #[inline(always)]
-pub fn directional<R: Real>(l: &LightConsts, v: &Surface<R>, acc: &mut LightSums<R>) {
+pub fn directional<R: Real>(
+    l: &LightConsts,
+    v: &Surface<R>,
+    acc: &mut LightSums<R>,
+) -> Option<SpecularTerm<R>> {
     let x = v.power;
     add_color(&mut acc.ambient, l.ambient, x);
-    let Some(n) = v.n else { return };
-    let lv = l.to_light.map(|c| x.k(c));
+    let n = v.n?;
+    let lv = k3(x, l.to_light);
     let ndl = dot3(n, lv);
     add_scaled(&mut acc.diffuse, l.diffuse, sat(ndl));
-    if let Some(viewer) = v.specular {
-        let h = match viewer {
-            Some(e) => normalize3([lv[0] - e[0], lv[1] - e[1], lv[2] - e[2]]),
-            None => l.half_inf.map(|c| x.k(c)),
-        };
-        specular_term(l, n, h, ndl, None, v.power, acc);
-    }
+    let viewer = v.specular?;
+    let h = match viewer {
+        Some(e) => normalize3([lv[0] - e[0], lv[1] - e[1], lv[2] - e[2]]),
+        None => k3(x, l.half_inf),
+    };
+    Some(specular_term(l, n, h, ndl, None))
 }
 
 #[inline(always)]
@@ -94,22 +117,26 @@ fn specular_term<R: Real>(
     h: [R; 3],
     ndl: R,
     atten: Option<R>,
-    power: R,
-    acc: &mut LightSums<R>,
-) {
+) -> SpecularTerm<R> {
     let zero = ndl.k(0.0);
     let ndh = dot3(n, h);
-    let on = R::and(ndl.gt(zero), ndh.gt(zero));
-    let mut f = pow(ndh, power);
-    if let Some(a) = atten {
-        f = f * a;
+    SpecularTerm {
+        ndh,
+        on: R::and(ndl.gt(zero), ndh.gt(zero)),
+        atten,
+        color: l.specular,
     }
-    add_scaled(&mut acc.specular, l.specular, R::sel(on, f, zero));
 }
 
-/// Adds a point light (`spot` false) or a spot light (`spot` true).
+/// Adds a point light's (`spot` false) or a spot light's (`spot` true)
+/// ambient and diffuse terms; returns its pending specular term.
 #[inline(always)]
-pub fn positional<R: Real>(l: &LightConsts, spot: bool, v: &Surface<R>, acc: &mut LightSums<R>) {
+pub fn positional<R: Real>(
+    l: &LightConsts,
+    spot: bool,
+    v: &Surface<R>,
+    acc: &mut LightSums<R>,
+) -> Option<SpecularTerm<R>> {
     let x = v.power;
     let zero = x.k(0.0);
     let d = [
@@ -123,7 +150,7 @@ pub fn positional<R: Real>(l: &LightConsts, spot: bool, v: &Surface<R>, acc: &mu
     let den = x.k(l.att[0]) + x.k(l.att[1]) * dist + x.k(l.att[2]) * d2;
     let mut atten = x.k(1.0) / den;
     if spot {
-        let sd = l.spot_dir.map(|c| x.k(c));
+        let sd = k3(x, l.spot_dir);
         let rho = zero - dot3(lv, sd);
         let [cos_t, cos_p, falloff] = l.spot;
         let t = (rho - x.k(cos_p)) / x.k(cos_t - cos_p);
@@ -138,15 +165,73 @@ pub fn positional<R: Real>(l: &LightConsts, spot: bool, v: &Surface<R>, acc: &mu
     // Outside the range the light contributes nothing, ambient included.
     atten = R::sel(dist.gt(x.k(l.range)), zero, atten);
     add_scaled(&mut acc.ambient, l.ambient, atten);
-    let Some(n) = v.n else { return };
+    let n = v.n?;
     let ndl = dot3(n, lv);
     add_scaled(&mut acc.diffuse, l.diffuse, sat(ndl) * atten);
-    if let Some(viewer) = v.specular {
-        let h = match viewer {
-            Some(e) => normalize3([lv[0] - e[0], lv[1] - e[1], lv[2] - e[2]]),
-            None => normalize3([lv[0], lv[1], lv[2] - x.k(1.0)]),
-        };
-        specular_term(l, n, h, ndl, Some(atten), v.power, acc);
+    let viewer = v.specular?;
+    let h = match viewer {
+        Some(e) => normalize3([lv[0] - e[0], lv[1] - e[1], lv[2] - e[2]]),
+        None => normalize3([lv[0], lv[1], lv[2] - x.k(1.0)]),
+    };
+    Some(specular_term(l, n, h, ndl, Some(atten)))
+}
+
+/// How many lights' specular powers run in lockstep.
+pub const LOCKSTEP: usize = 8;
+
+/// One light of `kind`: ambient and diffuse added, specular term returned.
+#[inline(always)]
+pub fn light<R: Real>(
+    kind: LightKind,
+    l: &LightConsts,
+    v: &Surface<R>,
+    acc: &mut LightSums<R>,
+) -> Option<SpecularTerm<R>> {
+    match kind {
+        LightKind::Directional => directional(l, v, acc),
+        LightKind::Point => positional(l, false, v, acc),
+        LightKind::Spot => positional(l, true, v, acc),
+    }
+}
+
+/// All lights (`kinds[i]` with `consts[i]`), in order: the ambient and
+/// diffuse sums directly, the specular powers of up to [`LOCKSTEP`] lights
+/// in lockstep ([`Multi`]), added to the specular sum in light order — the
+/// same per-light operations and the same summation order as one light at a time.
+#[inline(always)]
+pub fn lights<R: Real>(
+    kinds: &[LightKind],
+    consts: &[LightConsts],
+    v: &Surface<R>,
+    acc: &mut LightSums<R>,
+) {
+    let one = v.power.k(1.0);
+    let zero = v.power.k(0.0);
+    for (kg, cg) in kinds.chunks(LOCKSTEP).zip(consts.chunks(LOCKSTEP)) {
+        let mut terms: [Option<SpecularTerm<R>>; LOCKSTEP] = [None; LOCKSTEP];
+        for ((t, &k), l) in terms.iter_mut().zip(kg).zip(cg) {
+            *t = light(k, l, v, acc);
+        }
+        if terms.iter().all(Option::is_none) {
+            continue;
+        }
+        let mut xs = [one; LOCKSTEP];
+        for (xi, t) in xs.iter_mut().zip(&terms) {
+            if let Some(t) = t {
+                *xi = t.ndh;
+            }
+        }
+        // N·H > 0 wherever the term is used (`on`); other lanes are masked.
+        let p = pow_pos(Multi(xs), Multi([v.power; LOCKSTEP])).0;
+        for (t, &pi) in terms.iter().zip(&p) {
+            if let Some(t) = t {
+                let mut f = pi;
+                if let Some(a) = t.atten {
+                    f = f * a;
+                }
+                add_scaled(&mut acc.specular, t.color, R::sel(t.on, f, zero));
+            }
+        }
     }
 }
 

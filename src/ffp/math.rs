@@ -10,322 +10,15 @@
 //! precision operations (add, sub, mul, div, sqrt, floor, compare, select,
 //! integer bit manipulation), with no fused multiply-add and no approximate
 //! reciprocal. [`Real`] is implemented for `f32` (Reference) and for
-//! [`V`] (one lane set of a [`Simd`] backend), so both paths run the same
+//! [`V`] (one lane set of a SIMD backend), so both paths run the same
 //! sequence and agree bit for bit, on any input including NaN and
-//! infinities. `min`/`max` follow the SIMD module's definition
+//! infinities. Hot-path helpers use loops rather than closures
+//! (`array::map`, `from_fn`): a closure is compiled as its own function
+//! without the AVX2 feature of the dispatch trampoline, which turns every
+//! intrinsic inside it into a call. `min`/`max` follow the SIMD module's definition
 //! (`a < b ? a : b`, NaN gives `b`).
 
-use std::ops::{Add, Div, Mul, Sub};
-
-use crate::simd::{FloatV, IntV, MaskV, Simd};
-
-/// A number type the shared functions run on: `f32` or 8 SIMD lanes.
-pub trait Real:
-    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
-{
-    /// Lane mask.
-    type M: Copy;
-    /// Integer lanes.
-    type I: Copy;
-    /// A constant of the same kind as `self` (the SIMD token travels in `self`).
-    fn k(self, v: f32) -> Self;
-    /// `self < b ? self : b`.
-    fn min(self, b: Self) -> Self;
-    /// `self > b ? self : b`.
-    fn max(self, b: Self) -> Self;
-    /// Round toward negative infinity.
-    fn floor(self) -> Self;
-    /// Correctly rounded square root.
-    fn sqrt(self) -> Self;
-    /// `<` (false with NaN).
-    fn lt(self, b: Self) -> Self::M;
-    /// `<=`.
-    fn le(self, b: Self) -> Self::M;
-    /// `>`.
-    fn gt(self, b: Self) -> Self::M;
-    /// `==` (false with NaN).
-    fn eq(self, b: Self) -> Self::M;
-    /// `!=` (true with NaN).
-    fn ne(self, b: Self) -> Self::M;
-    /// `m ? a : b`.
-    fn sel(m: Self::M, a: Self, b: Self) -> Self;
-    /// Mask and.
-    fn and(a: Self::M, b: Self::M) -> Self::M;
-    /// Mask or.
-    fn or(a: Self::M, b: Self::M) -> Self::M;
-    /// Bit pattern.
-    fn to_bits(self) -> Self::I;
-    /// Float from a bit pattern.
-    fn bits_to_f(self, i: Self::I) -> Self;
-    /// Truncating conversion (`i32::MIN` for NaN and out of range).
-    fn to_int(self) -> Self::I;
-    /// Integer to float (round to nearest even).
-    fn int_to_f(self, i: Self::I) -> Self;
-    /// An integer constant.
-    fn ik(self, v: i32) -> Self::I;
-    /// Wrapping integer add.
-    fn iadd(a: Self::I, b: Self::I) -> Self::I;
-    /// Wrapping integer subtract.
-    fn isub(a: Self::I, b: Self::I) -> Self::I;
-    /// Integer and.
-    fn iand(a: Self::I, b: Self::I) -> Self::I;
-    /// Integer or.
-    fn ior(a: Self::I, b: Self::I) -> Self::I;
-    /// Shift left.
-    fn ishl(a: Self::I, n: u32) -> Self::I;
-    /// Logical shift right.
-    fn ishr(a: Self::I, n: u32) -> Self::I;
-    /// Arithmetic shift right.
-    fn isra(a: Self::I, n: u32) -> Self::I;
-}
-
-/// Truncating f32 → i32 with the SIMD module's out-of-range rule.
-#[inline(always)]
-pub fn trunc_i32(x: f32) -> i32 {
-    if x.is_nan() || !(-2_147_483_648.0..2_147_483_648.0).contains(&x) {
-        i32::MIN
-    } else {
-        x as i32
-    }
-}
-
-impl Real for f32 {
-    type M = bool;
-    type I = i32;
-    #[inline(always)]
-    fn k(self, v: f32) -> f32 {
-        v
-    }
-    #[inline(always)]
-    fn min(self, b: f32) -> f32 {
-        if self < b { self } else { b }
-    }
-    #[inline(always)]
-    fn max(self, b: f32) -> f32 {
-        if self > b { self } else { b }
-    }
-    #[inline(always)]
-    fn floor(self) -> f32 {
-        f32::floor(self)
-    }
-    #[inline(always)]
-    fn sqrt(self) -> f32 {
-        f32::sqrt(self)
-    }
-    #[inline(always)]
-    fn lt(self, b: f32) -> bool {
-        self < b
-    }
-    #[inline(always)]
-    fn le(self, b: f32) -> bool {
-        self <= b
-    }
-    #[inline(always)]
-    fn gt(self, b: f32) -> bool {
-        self > b
-    }
-    #[inline(always)]
-    fn eq(self, b: f32) -> bool {
-        self == b
-    }
-    #[inline(always)]
-    fn ne(self, b: f32) -> bool {
-        self != b
-    }
-    #[inline(always)]
-    fn sel(m: bool, a: f32, b: f32) -> f32 {
-        if m { a } else { b }
-    }
-    #[inline(always)]
-    fn and(a: bool, b: bool) -> bool {
-        a & b
-    }
-    #[inline(always)]
-    fn or(a: bool, b: bool) -> bool {
-        a | b
-    }
-    #[inline(always)]
-    fn to_bits(self) -> i32 {
-        f32::to_bits(self) as i32
-    }
-    #[inline(always)]
-    fn bits_to_f(self, i: i32) -> f32 {
-        f32::from_bits(i as u32)
-    }
-    #[inline(always)]
-    fn to_int(self) -> i32 {
-        trunc_i32(self)
-    }
-    #[inline(always)]
-    fn int_to_f(self, i: i32) -> f32 {
-        i as f32
-    }
-    #[inline(always)]
-    fn ik(self, v: i32) -> i32 {
-        v
-    }
-    #[inline(always)]
-    fn iadd(a: i32, b: i32) -> i32 {
-        a.wrapping_add(b)
-    }
-    #[inline(always)]
-    fn isub(a: i32, b: i32) -> i32 {
-        a.wrapping_sub(b)
-    }
-    #[inline(always)]
-    fn iand(a: i32, b: i32) -> i32 {
-        a & b
-    }
-    #[inline(always)]
-    fn ior(a: i32, b: i32) -> i32 {
-        a | b
-    }
-    #[inline(always)]
-    fn ishl(a: i32, n: u32) -> i32 {
-        a << n
-    }
-    #[inline(always)]
-    fn ishr(a: i32, n: u32) -> i32 {
-        ((a as u32) >> n) as i32
-    }
-    #[inline(always)]
-    fn isra(a: i32, n: u32) -> i32 {
-        a >> n
-    }
-}
-
-/// Eight lanes of backend `S`, carrying the backend token so constants can be made.
-#[derive(Debug)]
-pub struct V<S: Simd>(pub S::F, pub S);
-
-impl<S: Simd> Clone for V<S> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<S: Simd> Copy for V<S> {}
-
-macro_rules! v_binop {
-    ($tr:ident, $f:ident) => {
-        impl<S: Simd> $tr for V<S> {
-            type Output = V<S>;
-            #[inline(always)]
-            fn $f(self, o: V<S>) -> V<S> {
-                V($tr::$f(self.0, o.0), self.1)
-            }
-        }
-    };
-}
-v_binop!(Add, add);
-v_binop!(Sub, sub);
-v_binop!(Mul, mul);
-v_binop!(Div, div);
-
-impl<S: Simd> Real for V<S> {
-    type M = S::M;
-    type I = S::I;
-    #[inline(always)]
-    fn k(self, v: f32) -> Self {
-        V(self.1.splat(v), self.1)
-    }
-    #[inline(always)]
-    fn min(self, b: Self) -> Self {
-        V(self.0.min(b.0), self.1)
-    }
-    #[inline(always)]
-    fn max(self, b: Self) -> Self {
-        V(self.0.max(b.0), self.1)
-    }
-    #[inline(always)]
-    fn floor(self) -> Self {
-        V(self.0.floor(), self.1)
-    }
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        V(self.0.sqrt(), self.1)
-    }
-    #[inline(always)]
-    fn lt(self, b: Self) -> S::M {
-        self.0.lt(b.0)
-    }
-    #[inline(always)]
-    fn le(self, b: Self) -> S::M {
-        self.0.le(b.0)
-    }
-    #[inline(always)]
-    fn gt(self, b: Self) -> S::M {
-        self.0.gt(b.0)
-    }
-    #[inline(always)]
-    fn eq(self, b: Self) -> S::M {
-        self.0.eq(b.0)
-    }
-    #[inline(always)]
-    fn ne(self, b: Self) -> S::M {
-        self.0.ne(b.0)
-    }
-    #[inline(always)]
-    fn sel(m: S::M, a: Self, b: Self) -> Self {
-        V(m.select_f(a.0, b.0), a.1)
-    }
-    #[inline(always)]
-    fn and(a: S::M, b: S::M) -> S::M {
-        a & b
-    }
-    #[inline(always)]
-    fn or(a: S::M, b: S::M) -> S::M {
-        a | b
-    }
-    #[inline(always)]
-    fn to_bits(self) -> S::I {
-        self.0.to_bits()
-    }
-    #[inline(always)]
-    fn bits_to_f(self, i: S::I) -> Self {
-        V(i.cast_f32(), self.1)
-    }
-    #[inline(always)]
-    fn to_int(self) -> S::I {
-        self.0.to_i32()
-    }
-    #[inline(always)]
-    fn int_to_f(self, i: S::I) -> Self {
-        V(i.to_f32(), self.1)
-    }
-    #[inline(always)]
-    fn ik(self, v: i32) -> S::I {
-        self.1.splat_i(v)
-    }
-    #[inline(always)]
-    fn iadd(a: S::I, b: S::I) -> S::I {
-        a + b
-    }
-    #[inline(always)]
-    fn isub(a: S::I, b: S::I) -> S::I {
-        a - b
-    }
-    #[inline(always)]
-    fn iand(a: S::I, b: S::I) -> S::I {
-        a & b
-    }
-    #[inline(always)]
-    fn ior(a: S::I, b: S::I) -> S::I {
-        a | b
-    }
-    #[inline(always)]
-    fn ishl(a: S::I, n: u32) -> S::I {
-        a.shl(n)
-    }
-    #[inline(always)]
-    fn ishr(a: S::I, n: u32) -> S::I {
-        a.shr(n)
-    }
-    #[inline(always)]
-    fn isra(a: S::I, n: u32) -> S::I {
-        a.sra(n)
-    }
-}
+pub use super::real::{Multi, Real, V, trunc_i32};
 
 /// `clamp(x, 0, 1)`; NaN gives 0 (the `max` rule).
 #[inline(always)]
@@ -413,6 +106,52 @@ pub fn pow<R: Real>(x: R, y: R) -> R {
     R::sel(y.eq(zero), x.k(1.0), r)
 }
 
+/// `x^y` for `x` positive and finite (the specular `N·H` where it is used):
+/// `exp2(y · log2(x))` without the special-case handling of [`pow`] and
+/// with denormal `x` read as if normal. Lanes with other `x` get an
+/// unspecified but deterministic value (identical on every backend); the
+/// caller masks them out. `y = 0` gives exactly 1 for every finite `x`.
+#[inline(always)]
+pub fn pow_pos<R: Real>(x: R, y: R) -> R {
+    let bits = x.to_bits();
+    let e = R::isub(R::iand(R::ishr(bits, 23), x.ik(0xFF)), x.ik(127));
+    let mut e = x.int_to_f(e);
+    let mut m = x.bits_to_f(R::ior(R::iand(bits, x.ik(0x7F_FFFF)), x.ik(0x3F80_0000)));
+    let big = m.gt(x.k(std::f32::consts::SQRT_2));
+    m = R::sel(big, m * x.k(0.5), m);
+    e = R::sel(big, e + x.k(1.0), e);
+    let t = (m - x.k(1.0)) / (m + x.k(1.0));
+    let t2 = t * t;
+    let mut p = x.k(1.0 / 13.0);
+    p = p * t2 + x.k(1.0 / 11.0);
+    p = p * t2 + x.k(1.0 / 9.0);
+    p = p * t2 + x.k(1.0 / 7.0);
+    p = p * t2 + x.k(1.0 / 5.0);
+    p = p * t2 + x.k(1.0 / 3.0);
+    p = p * t2 + x.k(1.0);
+    let l = e + x.k(2.0) * t * p * x.k(std::f32::consts::LOG2_E);
+    // exp2 of the product, clamped so the scale factors stay representable.
+    let z = (y * l).max(x.k(-152.0)).min(x.k(130.0));
+    let n = (z + x.k(0.5)).floor();
+    let t = (z - n) * x.k(std::f32::consts::LN_2);
+    let mut q = x.k(1.0 / 40320.0);
+    q = q * t + x.k(1.0 / 5040.0);
+    q = q * t + x.k(1.0 / 720.0);
+    q = q * t + x.k(1.0 / 120.0);
+    q = q * t + x.k(1.0 / 24.0);
+    q = q * t + x.k(1.0 / 6.0);
+    q = q * t + x.k(0.5);
+    q = q * t + x.k(1.0);
+    q = q * t + x.k(1.0);
+    let ni = n.to_int();
+    let n1 = R::isra(ni, 1);
+    let n2 = R::isub(ni, n1);
+    let bias = x.ik(127);
+    let s1 = x.bits_to_f(R::ishl(R::iadd(n1, bias), 23));
+    let s2 = x.bits_to_f(R::ishl(R::iadd(n2, bias), 23));
+    q * s1 * s2
+}
+
 /// `a.x b.x + a.y b.y + a.z b.z`, left to right.
 #[inline(always)]
 pub fn dot3<R: Real>(a: [R; 3], b: [R; 3]) -> R {
@@ -432,17 +171,43 @@ pub fn normalize3<R: Real>(v: [R; 3]) -> [R; 3] {
 /// Row vector times a D3D matrix (`m[row][col]`): `out_j = Σ_i v_i m_ij`, summed in row order.
 #[inline(always)]
 pub fn xform4<R: Real>(v: [R; 4], m: &[[f32; 4]; 4]) -> [R; 4] {
+    // Plain loops, no closures: a closure body is a separate function that
+    // would not get the AVX2 target feature of the dispatch trampoline.
     let x = v[0];
-    std::array::from_fn(|j| {
-        v[0] * x.k(m[0][j]) + v[1] * x.k(m[1][j]) + v[2] * x.k(m[2][j]) + v[3] * x.k(m[3][j])
-    })
+    let mut o = [x; 4];
+    for (j, oj) in o.iter_mut().enumerate() {
+        *oj = v[0] * x.k(m[0][j]) + v[1] * x.k(m[1][j]) + v[2] * x.k(m[2][j]) + v[3] * x.k(m[3][j]);
+    }
+    o
 }
 
 /// Row vector times the upper 3x3 of a D3D matrix (a direction: no translation).
 #[inline(always)]
 pub fn xform3<R: Real>(v: [R; 3], m: &[[f32; 3]; 3]) -> [R; 3] {
     let x = v[0];
-    std::array::from_fn(|j| v[0] * x.k(m[0][j]) + v[1] * x.k(m[1][j]) + v[2] * x.k(m[2][j]))
+    let mut o = [x; 3];
+    for (j, oj) in o.iter_mut().enumerate() {
+        *oj = v[0] * x.k(m[0][j]) + v[1] * x.k(m[1][j]) + v[2] * x.k(m[2][j]);
+    }
+    o
+}
+
+/// Constants `c` in the kind of `x`.
+#[inline(always)]
+pub fn k3<R: Real>(x: R, c: [f32; 3]) -> [R; 3] {
+    [x.k(c[0]), x.k(c[1]), x.k(c[2])]
+}
+
+/// Constants `c` in the kind of `x`.
+#[inline(always)]
+pub fn k4<R: Real>(x: R, c: [f32; 4]) -> [R; 4] {
+    [x.k(c[0]), x.k(c[1]), x.k(c[2]), x.k(c[3])]
+}
+
+/// [`sat`] of each component.
+#[inline(always)]
+pub fn sat4<R: Real>(v: [R; 4]) -> [R; 4] {
+    [sat(v[0]), sat(v[1]), sat(v[2]), sat(v[3])]
 }
 
 /// A 4x4 matrix in D3D row-major order from glam's storage (glam column i = D3D row i).
@@ -503,8 +268,35 @@ mod tests {
     }
 
     #[test]
+    fn lockstep_matches_one_at_a_time() {
+        let xs = [0.5f32, 0.0, 2.0, f32::NAN, 1e-40, 0.953, f32::INFINITY, 3.0];
+        let ys = [30.0f32, 2.0, -1.5, 0.0, 4.0, 30.0, 2.0, 0.0];
+        let got = pow(Multi(xs), Multi(ys)).0;
+        for i in 0..8 {
+            let want = pow(xs[i], ys[i]);
+            assert!(
+                got[i].to_bits() == want.to_bits() || (got[i].is_nan() && want.is_nan()),
+                "{i}"
+            );
+        }
+        for (x, y) in [
+            (0.953f32, 30.0f32),
+            (0.5, 16.0),
+            (0.99, 0.0),
+            (1.0, 7.5),
+            (3.0, 2.0),
+        ] {
+            let (a, b) = (pow_pos(x, y), pow(x, y));
+            assert!((a - b).abs() <= 2e-7 * b.max(1e-30), "{x}^{y}: {a} vs {b}");
+        }
+        assert_eq!(pow_pos(0.3f32, 0.0), 1.0);
+        let got = exp2(Multi(ys)).0;
+        assert_eq!(got.map(f32::to_bits), ys.map(|y| exp2(y).to_bits()));
+    }
+
+    #[test]
     fn simd_matches_scalar_bit_for_bit() {
-        use crate::simd::Backend;
+        use crate::simd::{Backend, FloatV, Simd};
         struct K(Vec<f32>, Vec<f32>);
         impl crate::simd::Kernel for K {
             type Output = Vec<[u32; 4]>;

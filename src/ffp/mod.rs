@@ -11,11 +11,13 @@
 //!    [`FfpVertexCache::get`] → the compiled [`FfpVertexProgram`];
 //!    [`FfpVertexConsts::new`] → the draw's numbers.
 //! 3. Per 8 vertices: [`crate::vertex::FetchStreams::fetch8`] → `IN_*`
-//!    registers → [`FfpVertexProgram::run8`] → [`VertexOutput`] (or
-//!    [`process_vertices`] over an index list). Reference:
+//!    registers → [`FfpVertexProgram::run8`] → [`VertexOutput`]; or
+//!    [`process_vertices`] over an index list → [`VertexBatches`] in the
+//!    program's compact [`OutputLayout`]. Reference:
 //!    [`ReferenceVertex::process`] per vertex.
-//! 4. Pixels: [`FfpPixelKey::new`] / [`FfpPixelProgram`] with
-//!    [`FfpPixelConsts`]; per 8 pixels (two quads)
+//! 4. Pixels: [`FfpPixelKey::new`] (state, bound [`StageTexture`]s,
+//!    [`texgen::stage_divisors`]) → [`FfpPixelCache::get`] → [`FfpPixelProgram`]
+//!    with [`FfpPixelConsts`]; per 8 pixels (two quads)
 //!    [`FfpPixelProgram::shade8`] with a [`crate::texture_fetch::TextureFetch`];
 //!    Reference: [`reference_shade8`] with a
 //!    [`crate::texture_fetch::TextureFetchScalar`]. Fog ([`fog`]) and the
@@ -32,6 +34,7 @@ pub mod light;
 pub mod math;
 pub mod output;
 pub mod point;
+pub mod real;
 pub mod scalar;
 pub mod setup;
 pub mod stages;
@@ -42,9 +45,12 @@ pub mod vertex;
 
 pub use fog::{FogPath, VertexFog, VertexPath, fog_blend, fog_decision, table_fog_factor};
 pub use key::{DrawOptions, FfpVertexKey};
-pub use output::VertexOutput;
+pub use output::{OutputLayout, VertexBatches, VertexOutput};
 pub use scalar::ReferenceVertex;
 pub use setup::FfpVertexConsts;
-pub use stages::{FfpPixelConsts, FfpPixelKey, FfpPixelProgram, PixelInput, reference_shade8};
+pub use stages::{
+    FfpPixelCache, FfpPixelConsts, FfpPixelKey, FfpPixelProgram, PixelInput, StageTexture,
+    reference_shade8,
+};
 pub use state::{FfpInputLayout, FfpState};
 pub use vertex::{FfpVertexCache, FfpVertexProgram, VertexJob, process_vertices};

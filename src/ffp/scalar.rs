@@ -11,8 +11,8 @@
 //! of [`super::key`].
 
 use super::fog::vertex_fog_factor;
-use super::key::{DrawOptions, TexKey, TexSource};
-use super::light::{LightSums, Surface, assemble, directional, positional};
+use super::key::{DrawOptions, LightKind, TexKey, TexSource};
+use super::light::{LightSums, Surface, assemble, lights};
 use super::math::{Real, dot3, normalize3, rows, sat, upper3, xform3, xform4};
 use super::output::VertexOutput;
 use super::point::point_size;
@@ -274,13 +274,16 @@ impl ReferenceVertex {
                 power: mat.power,
             };
             let mut sums = LightSums::zero(0.0f32);
-            for l in &self.lights {
-                match l.kind {
-                    LightType::Directional => directional(l, &surf, &mut sums),
-                    LightType::Point => positional(l, false, &surf, &mut sums),
-                    LightType::Spot => positional(l, true, &surf, &mut sums),
-                }
-            }
+            let kinds: Vec<LightKind> = self
+                .lights
+                .iter()
+                .map(|l| match l.kind {
+                    LightType::Directional => LightKind::Directional,
+                    LightType::Point => LightKind::Point,
+                    LightType::Spot => LightKind::Spot,
+                })
+                .collect();
+            lights(&kinds, &self.lights, &surf, &mut sums);
             let g = color_rgba(st.rs(R::Ambient));
             (out.diffuse, out.specular) = assemble(&mc, g, &sums, has_normal, specular);
         } else {

@@ -16,7 +16,7 @@
 //! texture coordinates arrive unprojected (the division of §7.2 happens
 //! here, after bump perturbation).
 
-use super::math::{Real, V, sat};
+use super::math::{Real, V, k4, sat};
 use super::state::FfpState;
 use crate::simd::Simd;
 use crate::state::{
@@ -241,11 +241,12 @@ pub fn arg_value<X: Real>(raw: u32, src: &ArgSources<X>) -> [X; 4] {
         // Unknown selectors (refused by validation) read CURRENT.
         _ => src.current,
     };
-    let v = if raw & TextureArg::COMPLEMENT != 0 {
-        v.map(|c| c.k(1.0) - c)
-    } else {
-        v
-    };
+    let mut v = v;
+    if raw & TextureArg::COMPLEMENT != 0 {
+        for c in v.iter_mut() {
+            *c = c.k(1.0) - *c;
+        }
+    }
     if raw & TextureArg::ALPHAREPLICATE != 0 {
         [v[3]; 4]
     } else {
@@ -316,7 +317,11 @@ pub fn stage_result<X: Real>(
     alpha_args: [u32; 3],
     src: &ArgSources<X>,
 ) -> [X; 4] {
-    let c = color_args.map(|a| arg_value(a, src));
+    let c = [
+        arg_value(color_args[0], src),
+        arg_value(color_args[1], src),
+        arg_value(color_args[2], src),
+    ];
     let mut out = [c[1][0]; 4];
     if color_op == TextureOp::DotProduct3 {
         let d = sat(dot3_op(c[1], c[2]));
@@ -331,7 +336,12 @@ pub fn stage_result<X: Real>(
     out[3] = if alpha_op == TextureOp::Disable {
         sat(src.current[3])
     } else {
-        let a = alpha_args.map(|r| arg_value(r & !TextureArg::ALPHAREPLICATE, src)[3]);
+        let no_rep = !TextureArg::ALPHAREPLICATE;
+        let a = [
+            arg_value(alpha_args[0] & no_rep, src)[3],
+            arg_value(alpha_args[1] & no_rep, src)[3],
+            arg_value(alpha_args[2] & no_rep, src)[3],
+        ];
         let alpha = blend_alpha(alpha_op, src);
         sat(op_channel(alpha_op, a[0], a[1], a[2], a[1], alpha))
     };
@@ -449,10 +459,10 @@ impl FfpPixelProgram {
         fetch: &F,
         active: S::M,
     ) -> [S::F; 4] {
-        let w = |v: S::F| V(v, s);
-        let k4 = |a: [f32; 4]| a.map(|v| V(s.splat(v), s));
-        let diffuse = inp.diffuse.map(w);
-        let specular = inp.specular.map(w);
+        // Loops and helper functions only, no closures over vector code:
+        // see `ffp::math` on closures and the AVX2 target feature.
+        let diffuse = wrap4(s, &inp.diffuse);
+        let specular = wrap4(s, &inp.specular);
         let zero = V(s.splat(0.0), s);
         let mut current = diffuse;
         let mut temp = [zero; 4];
@@ -461,15 +471,15 @@ impl FfpPixelProgram {
         for (st, k) in self.key.stages.iter().enumerate() {
             let mut tex = [zero; 4];
             if self.sample[st] {
-                let coord = lookup_coord(inp.texcoord[st].map(w), bump.map(|b| b.0), k.divisor);
-                let d =
-                    |f: fn(S, S::F) -> S::F| [f(s, coord[0].0), f(s, coord[1].0), f(s, coord[2].0)];
+                // (A closure that only moves values is harmless.)
+                let offset = bump.map(|(o, _)| o);
+                let coord = lookup_coord(wrap4(s, &inp.texcoord[st]), offset, k.divisor);
                 let lod = Lod::Implicit {
-                    ddx: d(ddx::<S>),
-                    ddy: d(ddy::<S>),
+                    ddx: [ddx(s, coord[0].0), ddx(s, coord[1].0), ddx(s, coord[2].0)],
+                    ddy: [ddy(s, coord[0].0), ddy(s, coord[1].0), ddy(s, coord[2].0)],
                 };
-                let t = fetch.sample(s, st, coord.map(|v| v.0), lod, active);
-                tex = t.map(w);
+                let raw = [coord[0].0, coord[1].0, coord[2].0, coord[3].0];
+                tex = wrap4(s, &fetch.sample(s, st, raw, lod, active));
                 if let Some((_, Some(l))) = bump {
                     for ch in tex.iter_mut().take(3) {
                         *ch = *ch * l;
@@ -492,8 +502,11 @@ impl FfpPixelProgram {
             );
             if is_bump(k.color_op) {
                 let off = bump_offset(tex, c.bump_mat[st]);
-                let l = (k.color_op == TextureOp::BumpEnvMapLuminance)
-                    .then(|| bump_luminance(tex, c.bump_l[st]));
+                let l = if k.color_op == TextureOp::BumpEnvMapLuminance {
+                    Some(bump_luminance(tex, c.bump_l[st]))
+                } else {
+                    None
+                };
                 bump = Some((off, l));
                 continue;
             }
@@ -501,10 +514,10 @@ impl FfpPixelProgram {
                 diffuse,
                 current: cur_in,
                 texture: tex,
-                tfactor: k4(c.tfactor),
+                tfactor: k4(zero, c.tfactor),
                 specular,
                 temp,
-                constant: k4(c.constant[st]),
+                constant: k4(zero, c.constant[st]),
             };
             let r = stage_result(k.color_op, k.color_args, k.alpha_op, k.alpha_args, &src);
             if k.to_temp {
@@ -518,8 +531,13 @@ impl FfpPixelProgram {
         } else {
             current
         };
-        out.map(|v| v.0)
+        [out[0].0, out[1].0, out[2].0, out[3].0]
     }
+}
+
+#[inline(always)]
+fn wrap4<S: Simd>(s: S, v: &[S::F; 4]) -> [V<S>; 4] {
+    [V(v[0], s), V(v[1], s), V(v[2], s), V(v[3], s)]
 }
 
 /// The Reference cascade for 8 pixels (two 2x2 quads, [`crate::texture_fetch`]
@@ -628,4 +646,30 @@ pub fn reference_shade8<F: TextureFetchScalar>(
             current[p]
         }
     })
+}
+
+/// Compiled cascades by key.
+#[derive(Debug, Default)]
+pub struct FfpPixelCache {
+    map: std::collections::HashMap<FfpPixelKey, std::sync::Arc<FfpPixelProgram>>,
+}
+
+impl FfpPixelCache {
+    /// The program for `key`, compiled on first use.
+    pub fn get(&mut self, key: &FfpPixelKey) -> std::sync::Arc<FfpPixelProgram> {
+        self.map
+            .entry(key.clone())
+            .or_insert_with(|| std::sync::Arc::new(FfpPixelProgram::new(key.clone())))
+            .clone()
+    }
+
+    /// Number of cached programs.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether the cache is empty.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
 }

@@ -65,22 +65,16 @@ pub fn transform<R: Real>(c: [R; 4], width: u8, count: u8, m: &[[f32; 4]; 4]) ->
     let one = c[0].k(1.0);
     let zero = c[0].k(0.0);
     let w = width.clamp(1, 4) as usize;
-    let padded: [R; 4] = std::array::from_fn(|i| match i.cmp(&w) {
-        std::cmp::Ordering::Less => c[i],
-        std::cmp::Ordering::Equal => one,
-        std::cmp::Ordering::Greater => zero,
-    });
-    let t = xform4(padded, m);
+    let mut padded = c;
+    for (i, p) in padded.iter_mut().enumerate().skip(w) {
+        *p = if i == w { one } else { zero };
+    }
+    let mut t = xform4(padded, m);
     let n = count.min(4) as usize;
-    std::array::from_fn(|i| {
-        if i < n {
-            t[i]
-        } else if i == 3 {
-            one
-        } else {
-            zero
-        }
-    })
+    for (i, v) in t.iter_mut().enumerate().skip(n) {
+        *v = if i == 3 { one } else { zero };
+    }
+    t
 }
 
 /// The full coordinate of one stage.
@@ -123,4 +117,32 @@ pub fn projection_divisor(projected: bool, count: u8, key: Option<TexKey>) -> Op
         return None;
     }
     Some(n - 1)
+}
+
+/// The projection divisors of all 8 stages for the pixel key: from the
+/// stages' TEXTURETRANSFORMFLAGS and the vertex key (`None`: a vertex shader
+/// produced the coordinates, which project by w).
+pub fn stage_divisors(
+    state: &super::state::FfpState,
+    vertex: Option<&super::key::FfpVertexKey>,
+) -> [Option<u8>; 8] {
+    use crate::state::{StateValue, TextureStageStateType as T, TextureTransformFlags};
+    let mut out = [None; 8];
+    for (s, d) in out.iter_mut().enumerate() {
+        let ttff = TextureTransformFlags::from_raw(state.tss(s, T::TextureTransformFlags))
+            .unwrap_or(TextureTransformFlags {
+                count: 0,
+                projected: false,
+            });
+        let key = match vertex {
+            Some(v) => match v.tex[s] {
+                Some(k) => Some(k),
+                // Not computed by the vertex stage: nothing to project.
+                None => continue,
+            },
+            None => None,
+        };
+        *d = projection_divisor(ttff.projected, ttff.count as u8, key);
+    }
+    out
 }

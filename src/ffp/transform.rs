@@ -30,19 +30,31 @@ pub fn weights<R: Real>(bw: [R; 4], k: u8) -> [R; 4] {
 #[inline(always)]
 pub fn tween<R: Real, const N: usize>(a: [R; N], b: [R; N], t: R) -> [R; N] {
     let u = t.k(1.0) - t;
-    std::array::from_fn(|i| a[i] * u + b[i] * t)
+    let mut o = a;
+    for i in 0..N {
+        o[i] = a[i] * u + b[i] * t;
+    }
+    o
 }
 
 /// Row vector times a per-lane matrix `m[row][col]`, in [`super::math::xform4`]'s order.
 #[inline(always)]
 pub fn xform4v<R: Real>(v: [R; 4], m: &[[R; 4]; 4]) -> [R; 4] {
-    std::array::from_fn(|j| v[0] * m[0][j] + v[1] * m[1][j] + v[2] * m[2][j] + v[3] * m[3][j])
+    let mut o = v;
+    for (j, oj) in o.iter_mut().enumerate() {
+        *oj = v[0] * m[0][j] + v[1] * m[1][j] + v[2] * m[2][j] + v[3] * m[3][j];
+    }
+    o
 }
 
 /// Row vector times a per-lane 3x3 matrix, in [`super::math::xform3`]'s order.
 #[inline(always)]
 pub fn xform3v<R: Real>(v: [R; 3], m: &[[R; 3]; 3]) -> [R; 3] {
-    std::array::from_fn(|j| v[0] * m[0][j] + v[1] * m[1][j] + v[2] * m[2][j])
+    let mut o = v;
+    for (j, oj) in o.iter_mut().enumerate() {
+        *oj = v[0] * m[0][j] + v[1] * m[1][j] + v[2] * m[2][j];
+    }
+    o
 }
 
 /// The world matrix index of one blend index value: UBYTE4 components are

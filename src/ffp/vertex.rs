@@ -15,10 +15,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::fog::{VertexFog, vertex_fog_factor};
-use super::key::{BlendKey, ColorSource, FfpVertexKey, LightKind, TexKey};
-use super::light::{LightSums, Surface, assemble, directional, positional};
-use super::math::{Real, V, normalize3, sat, xform3, xform4};
-use super::output::VertexOutput;
+use super::key::{BlendKey, ColorSource, FfpVertexKey, LightKind, TexKey, TexSource};
+use super::light::{LightSums, Surface, assemble, lights};
+use super::math::{Real, V, k4, normalize3, sat, sat4, xform3, xform4};
+use super::output::{OutputLayout, VertexBatches, VertexOutput};
 use super::point::point_size;
 use super::setup::FfpVertexConsts;
 use super::state::*;
@@ -35,6 +35,26 @@ pub struct FfpVertexProgram {
     tex: Vec<(usize, TexKey)>,
     /// Light kinds in order (empty without lighting).
     lights: Vec<LightKind>,
+    /// Input texture-coordinate sets read by pass-through stages (bit n: set n).
+    tex_sets: u8,
+    /// The compact output layout.
+    layout: OutputLayout,
+}
+
+/// Input registers of 8 vertices, read as [`V`] lanes.
+struct Regs<'a, S: Simd>(&'a [[S::F; 4]; IN_COUNT], S);
+
+impl<S: Simd> Regs<'_, S> {
+    #[inline(always)]
+    fn at(&self, i: usize) -> [V<S>; 4] {
+        let r = &self.0[i];
+        [
+            V(r[0], self.1),
+            V(r[1], self.1),
+            V(r[2], self.1),
+            V(r[3], self.1),
+        ]
+    }
 }
 
 impl FfpVertexProgram {
@@ -51,12 +71,43 @@ impl FfpVertexProgram {
             .as_ref()
             .map(|l| l.lights.clone())
             .unwrap_or_default();
-        FfpVertexProgram { key, tex, lights }
+        let tex_sets = key
+            .tex
+            .iter()
+            .flatten()
+            .filter_map(|t| match t.source {
+                TexSource::PassThru { set, .. } => Some(1u8 << (set & 7)),
+                _ => None,
+            })
+            .fold(0, |a, b| a | b);
+        let layout = OutputLayout {
+            texcoords: key
+                .tex
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.is_some())
+                .fold(0, |a, (s, _)| a | (1 << s)),
+            fog: key.fog != VertexFog::None,
+            point_size: key.point.is_some(),
+            clip: key.clip_planes,
+        };
+        FfpVertexProgram {
+            key,
+            tex,
+            lights,
+            tex_sets,
+            layout,
+        }
     }
 
     /// The key the routine was compiled for.
     pub fn key(&self) -> &FfpVertexKey {
         &self.key
+    }
+
+    /// Which outputs [`process_vertices`] stores.
+    pub fn layout(&self) -> OutputLayout {
+        self.layout
     }
 
     /// Whether the output positions are pre-transformed screen positions.
@@ -73,46 +124,57 @@ impl FfpVertexProgram {
         inp: &[[S::F; 4]; IN_COUNT],
     ) -> VertexOutput<S::F> {
         let x = V(s.splat(0.0), s);
-        let r: [[V<S>; 4]; IN_COUNT] = inp.map(|reg| reg.map(|v| V(v, s)));
-        let round = matches!(
-            self.key.blend,
-            BlendKey::Weights {
-                index_float: true,
-                ..
-            }
-        );
-        let out = self.run_generic(x, c, &r, |m| gather_matrices(s, c, m, round));
-        out.map(|v| v.0)
+        let o = self.run_generic(x, c, inp);
+        let mut out = VertexOutput::splat(x.0);
+        unwrap4(&mut out.position, &o.position);
+        unwrap4(&mut out.diffuse, &o.diffuse);
+        unwrap4(&mut out.specular, &o.specular);
+        for (t, ot) in out.texcoord.iter_mut().zip(&o.texcoord) {
+            unwrap4(t, ot);
+        }
+        out.fog = o.fog.0;
+        out.point_size = o.point_size.0;
+        for (d, od) in out.clip_distance.iter_mut().zip(&o.clip_distance) {
+            *d = od.0;
+        }
+        out
     }
 
-    /// The body, over [`V`]; `gather` builds the per-lane matrices of indexed blending.
+    /// The body, over [`V`].
     #[inline(always)]
     fn run_generic<S: Simd>(
         &self,
         x: V<S>,
         c: &FfpVertexConsts,
-        r: &[[V<S>; 4]; IN_COUNT],
-        gather: impl Fn(&[V<S>; 4]) -> IndexedMatrices<V<S>>,
+        inp: &[[S::F; 4]; IN_COUNT],
     ) -> VertexOutput<V<S>> {
         let key = &self.key;
+        let s = x.1;
+        // Input registers are wrapped where read (no copy of the whole set).
+        let r = Regs::<S>(inp, s);
         let zero = x.k(0.0);
         let one = x.k(1.0);
         let mut out = VertexOutput::splat(zero);
-        let tex_in: [[V<S>; 4]; 8] = std::array::from_fn(|i| r[IN_TEXCOORD0 + i]);
+        let mut tex_in = [[zero; 4]; 8];
+        for (i, t) in tex_in.iter_mut().enumerate() {
+            if self.tex_sets & (1 << i) != 0 {
+                *t = r.at(IN_TEXCOORD0 + i);
+            }
+        }
         let color0 = key.colors & 1 != 0;
         let color1 = key.colors & 2 != 0;
         for t in out.texcoord.iter_mut() {
             t[3] = one;
         }
         if key.pretransformed {
-            out.position = pretransformed_position(r[IN_POSITION0]);
+            out.position = pretransformed_position(r.at(IN_POSITION0));
             out.diffuse = if color0 {
-                r[IN_COLOR0].map(sat)
+                sat4(r.at(IN_COLOR0))
             } else {
                 [one; 4]
             };
             out.specular = if color1 {
-                r[IN_COLOR1].map(sat)
+                sat4(r.at(IN_COLOR1))
             } else {
                 [zero; 4]
             };
@@ -124,8 +186,8 @@ impl FfpVertexProgram {
                 VertexFog::Color1Alpha => out.specular[3],
                 _ => one,
             };
-            let si = if key.point.is_some_and(|p| p.per_vertex) {
-                r[IN_PSIZE][0]
+            let si = if matches!(key.point, Some(p) if p.per_vertex) {
+                r.at(IN_PSIZE)[0]
             } else {
                 x.k(c.point[0])
             };
@@ -134,30 +196,40 @@ impl FfpVertexProgram {
         }
 
         // Eye space (§2–§4).
-        let p0 = r[IN_POSITION0];
-        let n0 = [r[IN_NORMAL0][0], r[IN_NORMAL0][1], r[IN_NORMAL0][2]];
+        let p0 = r.at(IN_POSITION0);
+        let n0 = [
+            r.at(IN_NORMAL0)[0],
+            r.at(IN_NORMAL0)[1],
+            r.at(IN_NORMAL0)[2],
+        ];
         let (pe, mut n) = match key.blend {
             BlendKey::Off => (xform4(p0, &c.world_view[0]), xform3(n0, &c.normal_matrix)),
             BlendKey::Tween { position, normal } => {
                 let t = x.k(c.tween);
                 let p = if position {
-                    tween(p0, r[IN_POSITION1], t)
+                    tween(p0, r.at(IN_POSITION1), t)
                 } else {
                     p0
                 };
-                let n1 = [r[IN_NORMAL1][0], r[IN_NORMAL1][1], r[IN_NORMAL1][2]];
+                let n1 = [
+                    r.at(IN_NORMAL1)[0],
+                    r.at(IN_NORMAL1)[1],
+                    r.at(IN_NORMAL1)[2],
+                ];
                 let nn = if normal { tween(n0, n1, t) } else { n0 };
                 (xform4(p, &c.world_view[0]), xform3(nn, &c.normal_matrix))
             }
             BlendKey::Weights {
-                matrices, indexed, ..
+                matrices,
+                indexed,
+                index_float,
             } => {
-                let w = weights(r[IN_BLENDWEIGHT], matrices);
+                let w = weights(r.at(IN_BLENDWEIGHT), matrices);
                 let k = matrices as usize;
                 let mut pe = [zero; 4];
                 let mut ne = [zero; 3];
                 if indexed {
-                    let g = gather(&r[IN_BLENDINDICES]);
+                    let g = gather_matrices(s, c, &r.at(IN_BLENDINDICES), index_float);
                     for (i, &wi) in w.iter().enumerate().take(k) {
                         let tp = xform4v(p0, &g.m4[i]);
                         let tn = xform3v(n0, &g.m3[i]);
@@ -190,37 +262,38 @@ impl FfpVertexProgram {
         // Colours (§5).
         match &key.lighting {
             Some(lk) => {
-                let pick = |src: ColorSource, mat: [f32; 4]| match src {
-                    ColorSource::Material => mat.map(|v| x.k(v)),
-                    ColorSource::Color0 => r[IN_COLOR0],
-                    ColorSource::Color1 => r[IN_COLOR1],
+                let mut m = [[zero; 4]; 4];
+                for ((mi, src), mat) in m.iter_mut().zip(lk.sources).zip(c.material) {
+                    *mi = match src {
+                        ColorSource::Material => k4(x, mat),
+                        ColorSource::Color0 => r.at(IN_COLOR0),
+                        ColorSource::Color1 => r.at(IN_COLOR1),
+                    };
+                }
+                let viewer = if lk.local_viewer {
+                    Some(normalize3(p))
+                } else {
+                    None
                 };
-                let m = std::array::from_fn(|i| pick(lk.sources[i], c.material[i]));
                 let surf = Surface {
                     p,
-                    n: key.normal.then_some(n),
-                    specular: lk.specular.then(|| lk.local_viewer.then(|| normalize3(p))),
+                    n: if key.normal { Some(n) } else { None },
+                    specular: if lk.specular { Some(viewer) } else { None },
                     power: x.k(c.power),
                 };
                 let mut sums = LightSums::zero(x);
-                for (kind, l) in self.lights.iter().zip(&c.lights) {
-                    match kind {
-                        LightKind::Directional => directional(l, &surf, &mut sums),
-                        LightKind::Point => positional(l, false, &surf, &mut sums),
-                        LightKind::Spot => positional(l, true, &surf, &mut sums),
-                    }
-                }
+                lights(&self.lights, &c.lights, &surf, &mut sums);
                 (out.diffuse, out.specular) =
                     assemble(&m, c.ambient, &sums, key.normal, lk.specular);
             }
             None => {
                 out.diffuse = if color0 {
-                    r[IN_COLOR0].map(sat)
+                    sat4(r.at(IN_COLOR0))
                 } else {
                     [one; 4]
                 };
                 out.specular = if color1 {
-                    r[IN_COLOR1].map(sat)
+                    sat4(r.at(IN_COLOR1))
                 } else {
                     [zero; 4]
                 };
@@ -237,7 +310,7 @@ impl FfpVertexProgram {
             VertexFog::None => one,
             VertexFog::Color1Alpha => {
                 if color1 {
-                    sat(r[IN_COLOR1][3])
+                    sat(r.at(IN_COLOR1)[3])
                 } else {
                     zero
                 }
@@ -257,11 +330,15 @@ impl FfpVertexProgram {
         // Point size (§8).
         if let Some(pk) = key.point {
             let si = if pk.per_vertex {
-                r[IN_PSIZE][0]
+                r.at(IN_PSIZE)[0]
             } else {
                 x.k(c.point[0])
             };
-            let d2 = pk.scale.then(|| super::math::dot3(p, p));
+            let d2 = if pk.scale {
+                Some(super::math::dot3(p, p))
+            } else {
+                None
+            };
             out.point_size = point_size(si, d2, c.point, c.point_scale);
         } else {
             out.point_size = point_size(x.k(c.point[0]), None, c.point, c.point_scale);
@@ -295,35 +372,75 @@ fn gather_matrices<S: Simd>(
     round: bool,
 ) -> IndexedMatrices<V<S>> {
     // Which matrices: rounded FLOAT1 index 0 only, or the four byte indices.
-    let lanes: [[f32; 8]; 4] = idx.map(|v| v.0.to_array());
-    let index = |i: usize, lane: usize| -> usize {
-        if round {
-            if i == 0 {
-                matrix_index(lanes[0][lane], true)
-            } else {
-                0
-            }
-        } else {
-            matrix_index(lanes[i][lane], false)
+    let mut lanes = [[0f32; 8]; 4];
+    for (l, v) in lanes.iter_mut().zip(idx) {
+        v.0.store(l);
+    }
+    let mut which = [[0usize; 8]; 4];
+    for (i, w) in which.iter_mut().enumerate() {
+        for (l, wl) in w.iter_mut().enumerate() {
+            *wl = match (round, i) {
+                (true, 0) => matrix_index(lanes[0][l], true),
+                (true, _) => 0,
+                (false, _) => matrix_index(lanes[i][l], false),
+            };
         }
-    };
-    let m4 = std::array::from_fn(|i| {
-        std::array::from_fn(|row| {
-            std::array::from_fn(|col| {
-                let m = |l: usize| c.world_view.get(index(i, l)).map_or(0.0, |m| m[row][col]);
-                V(s.f32s(std::array::from_fn(m)), s)
-            })
-        })
-    });
-    let m3 = std::array::from_fn(|i| {
-        std::array::from_fn(|row| {
-            std::array::from_fn(|col| {
-                let m = |l: usize| c.world_view3.get(index(i, l)).map_or(0.0, |m| m[row][col]);
-                V(s.f32s(std::array::from_fn(m)), s)
-            })
-        })
-    });
+    }
+    let zero = V(s.splat(0.0), s);
+    let mut m4 = [[[zero; 4]; 4]; 4];
+    let mut m3 = [[[zero; 3]; 3]; 4];
+    for (i, w) in which.iter().enumerate() {
+        for row in 0..4 {
+            for col in 0..4 {
+                let mut a = [0f32; 8];
+                for (al, &wl) in a.iter_mut().zip(w) {
+                    *al = c.world_view.get(wl).map_or(0.0, |m| m[row][col]);
+                }
+                m4[i][row][col] = V(s.f32s(a), s);
+                if row < 3 && col < 3 {
+                    let mut a = [0f32; 8];
+                    for (al, &wl) in a.iter_mut().zip(w) {
+                        *al = c.world_view3.get(wl).map_or(0.0, |m| m[row][col]);
+                    }
+                    m3[i][row][col] = V(s.f32s(a), s);
+                }
+            }
+        }
+    }
     IndexedMatrices { m4, m3 }
+}
+
+/// Lane values of a V-array.
+#[inline(always)]
+fn unwrap4<S: Simd>(out: &mut [S::F; 4], v: &[V<S>; 4]) {
+    for (o, x) in out.iter_mut().zip(v) {
+        *o = x.0;
+    }
+}
+
+#[inline(always)]
+fn store4<S: Simd>(d: &mut [[f32; 8]; 4], v: &[S::F; 4]) {
+    for (dd, vv) in d.iter_mut().zip(v) {
+        vv.store(dd);
+    }
+}
+
+/// An 8-lane output stored as arrays (loops only, see `math` on closures).
+#[inline(always)]
+pub fn store_output<S: Simd>(o: &VertexOutput<S::F>) -> VertexOutput<[f32; 8]> {
+    let mut out = VertexOutput::splat([0f32; 8]);
+    store4::<S>(&mut out.position, &o.position);
+    store4::<S>(&mut out.diffuse, &o.diffuse);
+    store4::<S>(&mut out.specular, &o.specular);
+    for (d, v) in out.texcoord.iter_mut().zip(&o.texcoord) {
+        store4::<S>(d, v);
+    }
+    o.fog.store(&mut out.fog);
+    o.point_size.store(&mut out.point_size);
+    for (d, v) in out.clip_distance.iter_mut().zip(&o.clip_distance) {
+        v.store(d);
+    }
+    out
 }
 
 /// Programs by key, so a state seen before reuses its routine.
@@ -370,35 +487,79 @@ pub struct VertexJob<'a> {
 }
 
 /// Fetches and processes `vertices` (vertex indices, after index lookup and
-/// base vertex) 8 at a time; `out[i]` receives lanes `8i..8i+8` as arrays.
-/// A partial last batch repeats its last vertex in the unused lanes.
+/// base vertex) 8 at a time into `out` (compact layout of the program; a
+/// partial last batch repeats its last vertex in the unused lanes).
 pub fn process_vertices(
     backend: Backend,
     job: VertexJob<'_>,
     vertices: &[u32],
-    out: &mut Vec<VertexOutput<[f32; 8]>>,
+    out: &mut VertexBatches,
 ) {
     struct K<'a, 'b> {
         job: VertexJob<'a>,
         vertices: &'b [u32],
-        out: &'b mut Vec<VertexOutput<[f32; 8]>>,
+        out: &'b mut VertexBatches,
     }
     impl Kernel for K<'_, '_> {
         type Output = ();
         #[inline(always)]
         fn run<S: Simd>(self, s: S) {
             let j = self.job;
-            let mut regs = [[s.splat(0.0); 4]; IN_COUNT];
+            let x = V(s.splat(0.0), s);
+            let mut regs = [[x.0; 4]; IN_COUNT];
+            let layout = j.program.layout;
+            let rows = layout.rows();
+            // Rows are assembled in a small local buffer and appended: no
+            // zero-fill of the whole output beforehand.
+            let mut buf = [[0f32; 8]; MAX_ROWS];
             for chunk in self.vertices.chunks(8) {
                 let last = chunk[chunk.len() - 1];
-                let idx: [u32; 8] = std::array::from_fn(|i| chunk.get(i).copied().unwrap_or(last));
+                let mut idx = [last; 8];
+                idx[..chunk.len()].copy_from_slice(chunk);
                 j.streams.fetch8(s, j.plan, &idx, j.instance, &mut regs);
-                let o = j.program.run8(s, j.consts, &regs);
-                self.out.push(o.map(|v| v.to_array()));
+                let o = j.program.run_generic(x, j.consts, &regs);
+                store_rows(&o, layout, &mut buf[..rows]);
+                self.out.data.extend_from_slice(&buf[..rows]);
             }
         }
     }
-    out.clear();
-    out.reserve(vertices.len().div_ceil(8));
+    out.layout = job.program.layout;
+    out.data.clear();
+    out.data
+        .reserve(vertices.len().div_ceil(8) * out.layout.rows());
     dispatch(backend, K { job, vertices, out });
+}
+
+/// The most rows a batch can have (every optional output present).
+const MAX_ROWS: usize = 12 + 4 * 8 + 2 + 6;
+
+/// Stores the fields of `layout` into consecutive rows (see [`OutputLayout::rows`]).
+#[inline(always)]
+fn store_rows<S: Simd>(o: &VertexOutput<V<S>>, layout: OutputLayout, dst: &mut [[f32; 8]]) {
+    let mut r = 0;
+    let mut put = |v: &V<S>| {
+        v.0.store(&mut dst[r]);
+        r += 1;
+    };
+    for v in o.position.iter().chain(&o.diffuse).chain(&o.specular) {
+        put(v);
+    }
+    for (s, t) in o.texcoord.iter().enumerate() {
+        if layout.texcoords & (1 << s) != 0 {
+            for v in t {
+                put(v);
+            }
+        }
+    }
+    if layout.fog {
+        put(&o.fog);
+    }
+    if layout.point_size {
+        put(&o.point_size);
+    }
+    for (i, d) in o.clip_distance.iter().enumerate() {
+        if layout.clip & (1 << i) != 0 {
+            put(d);
+        }
+    }
 }

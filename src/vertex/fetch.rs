@@ -192,7 +192,7 @@ impl FetchStreams {
 
     /// 8-lane fetch: lane i is `vertices[i]` of `instance`; fills `regs[dst]` in SoA.
     /// Lanes beyond a draw's end may repeat a valid vertex; they are simply not used.
-    #[inline]
+    #[inline(always)]
     pub fn fetch8<S: Simd>(
         &self,
         s: S,
@@ -202,18 +202,73 @@ impl FetchStreams {
         regs: &mut [[S::F; 4]],
     ) {
         for e in &plan.elements {
-            let mut soa = [[0f32; 8]; 4];
-            for (lane, &v) in vertices.iter().enumerate() {
-                let b = self.element_bytes(e, v, instance);
-                let c = convert_element(e.decl_type, &b);
-                for k in 0..4 {
-                    soa[k][lane] = c[k];
+            // The type is resolved outside the lane loop, and every read has a
+            // constant size (a runtime-sized copy would be a memmove call).
+            let t = e.decl_type;
+            let soa = match t {
+                DeclType::Float1 => {
+                    self.lanes::<4>(e, vertices, instance, |b| [f32_at(b, 0), 0.0, 0.0, 1.0])
+                }
+                DeclType::Float2 => self.lanes::<8>(e, vertices, instance, |b| {
+                    [f32_at(b, 0), f32_at(b, 1), 0.0, 1.0]
+                }),
+                DeclType::Float3 => self.lanes::<12>(e, vertices, instance, |b| {
+                    [f32_at(b, 0), f32_at(b, 1), f32_at(b, 2), 1.0]
+                }),
+                DeclType::Float4 => self.lanes::<16>(e, vertices, instance, |b| {
+                    [f32_at(b, 0), f32_at(b, 1), f32_at(b, 2), f32_at(b, 3)]
+                }),
+                DeclType::D3dColor => self.lanes::<4>(e, vertices, instance, |b| {
+                    convert_element(DeclType::D3dColor, b)
+                }),
+                t => match t.size() {
+                    4 => self.lanes::<4>(e, vertices, instance, |b| convert_element(t, b)),
+                    8 => self.lanes::<8>(e, vertices, instance, |b| convert_element(t, b)),
+                    _ => self.lanes::<0>(e, vertices, instance, |b| convert_element(t, b)),
+                },
+            };
+            if let Some(r) = regs.get_mut(e.dst as usize) {
+                // A loop, not `map`: see `ffp::math` on closures and target features.
+                for (rk, a) in r.iter_mut().zip(soa) {
+                    *rk = s.f32s(a);
                 }
             }
-            if let Some(r) = regs.get_mut(e.dst as usize) {
-                *r = soa.map(|a| s.f32s(a));
+        }
+    }
+
+    /// The 8 lanes of one element of `N` bytes, converted by `conv`, in SoA.
+    #[inline(always)]
+    fn lanes<const N: usize>(
+        &self,
+        e: &FetchElement,
+        vertices: &[u32; 8],
+        instance: u32,
+        conv: impl Fn(&[u8; 16]) -> [f32; 4],
+    ) -> [[f32; 8]; 4] {
+        let mut soa = [[0f32; 8]; 4];
+        let s = e.stream as usize;
+        let Some(st) = &self.streams[s] else {
+            let c = conv(&[0; 16]);
+            for (k, row) in soa.iter_mut().enumerate() {
+                *row = [c[k]; 8];
+            }
+            return soa;
+        };
+        let data = &st.data[..];
+        for (lane, &v) in vertices.iter().enumerate() {
+            let idx = u64::from(self.steps[s].index(v, instance));
+            let at = u64::from(st.offset) + u64::from(st.stride) * idx + u64::from(e.offset);
+            let mut b = [0u8; 16];
+            match data.get(at as usize..(at as usize).saturating_add(N)) {
+                Some(src) if at + N as u64 <= data.len() as u64 => b[..N].copy_from_slice(src),
+                _ => b = self.element_bytes(e, v, instance),
+            }
+            let c = conv(&b);
+            for k in 0..4 {
+                soa[k][lane] = c[k];
             }
         }
+        soa
     }
 }
 

@@ -84,8 +84,10 @@ pub fn run_streams(
             reference.process(&regs)
         })
         .collect();
+    let layout = program.layout();
+    let want: Vec<VertexOutput<f32>> = want.iter().map(|w| layout.mask(w)).collect();
     for b in backends() {
-        let mut out = Vec::new();
+        let mut out = VertexBatches::default();
         let job = VertexJob {
             program: &program,
             consts: &consts,
@@ -95,7 +97,7 @@ pub fn run_streams(
         };
         process_vertices(b, job, vertices, &mut out);
         for (i, w) in want.iter().enumerate() {
-            let got = out[i / 8].lane(i % 8);
+            let got = out.vertex(i);
             assert!(
                 same(&got, w),
                 "{} vertex {i}: warp {got:?}\nreference {w:?}\nkey {key:?}",
