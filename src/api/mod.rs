@@ -9,7 +9,7 @@ mod device;
 mod device_state;
 mod draw;
 mod query;
-mod shader;
+pub(crate) mod shader;
 mod state_api;
 mod stateblock;
 mod targets;

@@ -7,27 +7,22 @@
 //! outside a buffer. Draws execute before `execute` returns, so readback,
 //! locks, Clear and queries always see every earlier draw.
 
+mod clip_space;
+mod draw_state;
+mod pixel_stages;
 pub(crate) mod state;
 mod targets;
+mod vertex_stage;
 
 use std::sync::Arc;
 
 pub(crate) use targets::{FrameTargets, TargetBytes};
 
 use crate::api::{Device, PrimitiveType};
-use crate::caps::DriverType;
 use crate::error::Result;
-use crate::geom::assemble::assemble;
-use crate::geom::clip::clip_pretransformed;
-use crate::geom::fetch::{StreamView, attr_info, fetch_all};
-use crate::geom::{ATTR_SPECULAR, Prim, VertexBuf};
-use crate::pixel::{ColorStage, PixelStage};
-use crate::reference::Inputs;
-use state::{DrawState, FogSource};
 
 /// Where a draw's vertices come from.
 #[derive(Clone, Debug)]
-#[expect(dead_code, reason = "read by the rasterizer (issue 3)")]
 pub(crate) enum VertexSource {
     /// Consecutive vertices from `start_vertex`.
     Streams {
@@ -40,7 +35,6 @@ pub(crate) enum VertexSource {
 
 /// A validated index range.
 #[derive(Clone, Debug)]
-#[expect(dead_code, reason = "read by the rasterizer (issue 3)")]
 pub(crate) struct Indices {
     /// The index bytes (a snapshot: later writes do not change this draw).
     pub(crate) bytes: Arc<Vec<u8>>,
@@ -54,10 +48,6 @@ pub(crate) struct Indices {
 
 /// One validated draw.
 #[derive(Clone, Debug)]
-#[expect(
-    dead_code,
-    reason = "read by the rasterizer (issue 3), which consumes the call in `execute`"
-)]
 pub(crate) struct DrawCall {
     pub(crate) primitive: PrimitiveType,
     pub(crate) primitive_count: u32,
@@ -71,6 +61,8 @@ pub(crate) struct DrawCall {
 pub(crate) struct Pipeline {
     pool: Option<(usize, Arc<rayon::ThreadPool>)>,
     scratch: crate::raster::Scratch,
+    /// Prepared shaders and fixed-function routines (`draw_state`).
+    caches: draw_state::Caches,
 }
 
 impl Pipeline {
@@ -121,103 +113,10 @@ fn vertex_numbers(call: &DrawCall) -> Vec<u32> {
 }
 
 impl Device {
-    /// Runs a validated draw on the device's driver.
+    /// Runs a validated draw on the device's driver (the wiring is in
+    /// `draw_state`: vertex stage, links, pixel stage, rasterizer).
     pub(crate) fn execute(&mut self, call: DrawCall) -> Result<()> {
-        let Some(decl) = self.state.vertex_input.declaration().cloned() else {
-            return Ok(());
-        };
-        // Without a vertex stage (transform & lighting, vertex shaders: later
-        // issues) only pre-transformed vertices can be drawn.
-        if !decl.is_pretransformed() {
-            return Ok(());
-        }
-        let streams: Vec<Option<StreamView>> = (0..self.state.streams.len())
-            .map(|s| {
-                if s == 0
-                    && let Some((bytes, stride)) = &call.up_stream0
-                {
-                    return Some(StreamView {
-                        bytes: Arc::clone(bytes),
-                        offset: 0,
-                        stride: *stride as usize,
-                    });
-                }
-                let b = &self.state.streams[s];
-                b.buffer.as_ref().map(|vb| StreamView {
-                    bytes: vb.0.storage.snapshot(),
-                    offset: b.offset as usize,
-                    stride: b.stride as usize,
-                })
-            })
-            .collect();
-        let numbers = vertex_numbers(&call);
-        let info = attr_info(&decl);
-        // Fetch each distinct vertex once when the index range is compact.
-        let (lo, hi) = numbers
-            .iter()
-            .fold((u32::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-        let (mut buf, map): (VertexBuf, Vec<u32>) =
-            if !numbers.is_empty() && (hi - lo) as usize <= 2 * numbers.len() + 64 {
-                let buf = fetch_all(&decl, &streams, info, lo..=hi);
-                (buf, numbers.iter().map(|&v| v - lo).collect())
-            } else {
-                let buf = fetch_all(&decl, &streams, info, numbers.iter().copied());
-                (buf, (0..numbers.len() as u32).collect())
-            };
-        let mut prims: Vec<Prim> = Vec::with_capacity(call.primitive_count as usize);
-        assemble(call.primitive, call.primitive_count, &map, &mut prims);
-        let prims = clip_pretransformed(&mut buf, prims);
-        if prims.is_empty() {
-            return Ok(());
-        }
-        let st = DrawState::from_device(self, true);
-        if st.clip.is_empty() {
-            return Ok(());
-        }
-        let stage = ColorStage::new(st.specular_add);
-        let mut list = stage.inputs().to_vec();
-        let fog = match st.fog.map(|f| f.source) {
-            Some(FogSource::SpecularAlpha) => {
-                list.push(ATTR_SPECULAR + 3);
-                Some(list.len() - 1)
-            }
-            _ => None,
-        };
-        let inputs = Inputs {
-            list: &list,
-            flat: stage.flat_inputs() & ((1u64 << stage.inputs().len()) - 1),
-            fog,
-        };
-        let driver = self.driver;
-        let threads = self.threads;
-        let backend = crate::simd::Backend::new(self.simd == crate::api::SimdChoice::Avx2);
-        let pool = if driver == DriverType::Reference {
-            None
-        } else {
-            self.pipeline.pool(threads)
-        };
-        let mut scratch = std::mem::take(&mut self.pipeline.scratch);
-        let passed = targets::with_targets(&st, |fb| {
-            if driver == DriverType::Reference {
-                let mut fb = fb;
-                crate::reference::draw(&st, &buf, &prims, &inputs, &stage, &mut fb)
-            } else {
-                crate::raster::draw(
-                    &mut scratch,
-                    &st,
-                    &buf,
-                    &prims,
-                    &inputs,
-                    &stage,
-                    fb,
-                    backend,
-                    pool.as_deref(),
-                )
-            }
-        });
-        self.pipeline.scratch = scratch;
-        self.samples_passed += passed;
-        Ok(())
+        draw_state::execute(self, call)
     }
 
     /// Finishes all queued work, so readback, locks and queries see every

@@ -103,6 +103,9 @@ pub struct PixelOut<S: Simd> {
     pub written: u32,
     /// Lanes the stage discarded (`texkill`, clip); they write nothing.
     pub kill: S::M,
+    /// `oDepth`, if the stage writes it: replaces the interpolated depth
+    /// (clamped to [0, 1], no depth bias; bytecode.md 10).
+    pub depth: Option<S::F>,
 }
 
 impl<S: Simd> PixelOut<S> {
@@ -113,6 +116,7 @@ impl<S: Simd> PixelOut<S> {
             color: [[z; 4]; 4],
             written: 0,
             kill: s.mask_from_bits(0),
+            depth: None,
         }
     }
 }
@@ -126,6 +130,27 @@ pub struct PixelOutScalar {
     pub written: u32,
     /// The pixel was discarded.
     pub kill: bool,
+    /// `oDepth`, if written (as [`PixelOut::depth`]).
+    pub depth: Option<f32>,
+}
+
+/// One 4x2 stamp as the Reference driver hands it to a pixel stage: the
+/// same lanes as [`Stamp`], scalar values.
+#[derive(Clone, Copy, Debug)]
+pub struct ScalarStamp<'a> {
+    /// Pixel x of lane 0 (a multiple of 4).
+    pub x: i32,
+    /// Pixel y of lane 0 (even).
+    pub y: i32,
+    /// Bit i: lane i is inside the primitive (the others are helpers).
+    pub coverage: u32,
+    /// Clockwise (front) primitive; lines and points are front.
+    pub front: bool,
+    /// Input k of lane i at `inputs[i * stride + k]`, perspective-corrected,
+    /// helper lanes included.
+    pub inputs: &'a [f32],
+    /// Floats per lane in `inputs` (at least [`PixelStage::inputs`]' length).
+    pub stride: usize,
 }
 
 /// A pixel stage: fixed-function texture stages or a pixel shader.
@@ -151,6 +176,19 @@ pub trait PixelStage: Sync {
     );
     /// Shades one pixel; `attr(k)` is input k at the pixel.
     fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar;
+    /// Shades the 8 lanes of a stamp one value at a time (Reference
+    /// driver). Stages that need the quad (derivatives, texture LOD)
+    /// override this; the default shades each covered lane alone.
+    fn shade_stamp_scalar(&self, stamp: &ScalarStamp<'_>) -> [PixelOutScalar; 8] {
+        let n = stamp.stride;
+        std::array::from_fn(|l| {
+            if stamp.coverage & (1 << l) == 0 {
+                return PixelOutScalar::default();
+            }
+            let v = &stamp.inputs[l * n..(l + 1) * n];
+            self.shade_scalar(&|k| v[k])
+        })
+    }
 }
 
 /// The pixel stage of pre-lit, untextured drawing: the interpolated diffuse
@@ -219,6 +257,7 @@ impl PixelStage for ColorStage {
             color: [c, [0.0; 4], [0.0; 4], [0.0; 4]],
             written: 1,
             kill: false,
+            depth: None,
         }
     }
 }

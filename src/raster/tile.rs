@@ -14,7 +14,7 @@ use crate::pipeline::state::{DrawState, FogSource};
 use crate::pixel::setup::{Cover, Edge, PrimSetup, rel};
 use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
 use crate::reference::Inputs;
-use crate::simd::{IntV, Kernel, MaskV, Simd};
+use crate::simd::{FloatV, IntV, Kernel, MaskV, Simd};
 use crate::state::Rect;
 
 /// What every band of a draw reads.
@@ -373,12 +373,17 @@ fn stamp<S: Simd, P: PixelStage>(
         Some(k) => ip.vals[k],
         None => one,
     };
+    // oDepth replaces the interpolated depth, clamped, unbiased (bytecode.md 10).
+    let (z, bias) = match out.depth {
+        Some(d) => (d.max(s.splat(0.0)).min(one), 0.0),
+        None => (z, p.bias),
+    };
     let inp = StampIn {
         live: bits,
         z,
         w: wq,
         fog_alpha,
-        bias: p.bias,
+        bias,
         front: p.front,
         x,
         y: y - fb.y0,

@@ -14,7 +14,7 @@ use crate::pipeline::state::DrawState;
 use crate::pixel::setup::{
     Cover, PrimSetup, depth_offset, rel, setup_line, setup_point, snap, tri_plane,
 };
-use crate::pixel::{PixelStage, Plane};
+use crate::pixel::{PixelStage, Plane, ScalarStamp};
 use crate::state::{Cull, FillMode, Rect};
 
 /// Inputs of a draw's primitives: which attributes, which are flat.
@@ -128,7 +128,10 @@ fn setup_tri(
     Some((setup, x, y))
 }
 
-/// Shades and merges every covered pixel of `p`.
+/// Shades and merges every covered pixel of `p`, one 4x2 stamp at a time
+/// (the Warp driver's stamps: x a multiple of 4, y even), so that pixel
+/// stages see whole 2x2 quads (helper lanes evaluated, never written) for
+/// derivatives and texture LOD (rasterization.md 18).
 #[allow(clippy::too_many_arguments)]
 fn fill<P: PixelStage>(
     st: &DrawState,
@@ -142,37 +145,77 @@ fn fill<P: PixelStage>(
 ) {
     let n = inputs.list.len();
     let attrs = &planes[p.attr_off as usize..p.attr_off as usize + n];
-    for py in p.bbox.top..p.bbox.bottom {
-        for px in p.bbox.left..p.bbox.right {
-            let covered = match (&p.cover, exact) {
-                (Cover::Line(l), _) => l.covers(px, py),
-                (_, Some((x, y))) => inside_exact(x, y, px, py),
-                (Cover::Rect, None) => true,
-                (Cover::Tri(e), None) => e.iter().all(|e| e.at(px.into(), py.into()) > 0),
-            };
-            if !covered {
-                continue;
+    let b = p.bbox;
+    if b.is_empty() {
+        return;
+    }
+    let mut vals = vec![0.0f32; 8 * n];
+    let mut sy = b.top & !1;
+    while sy < b.bottom {
+        let mut sx = b.left & !3;
+        while sx < b.right {
+            let mut coverage = 0u32;
+            for l in 0..8 {
+                let (px, py) = (sx + (l & 3), sy + (l >> 2));
+                if px < b.left || px >= b.right || py < b.top || py >= b.bottom {
+                    continue;
+                }
+                let covered = match (&p.cover, exact) {
+                    (Cover::Line(l), _) => l.covers(px, py),
+                    (_, Some((x, y))) => inside_exact(x, y, px, py),
+                    (Cover::Rect, None) => true,
+                    (Cover::Tri(e), None) => e.iter().all(|e| e.at(px.into(), py.into()) > 0),
+                };
+                if covered {
+                    coverage |= 1 << l;
+                }
             }
-            let fx = rel(px, p.ox);
-            let fy = rel(py, p.oy);
-            let w = if p.persp != 0 {
-                1.0 / p.q.at(fx, fy)
-            } else {
-                1.0
-            };
-            let attr = |k: usize| {
-                let v = attrs[k].at(fx, fy);
-                if p.persp & (1 << k) != 0 { v * w } else { v }
-            };
-            let out = stage.shade_scalar(&attr);
-            let fog_alpha = inputs.fog.map_or(1.0, attr);
-            let w_fog = 1.0 / p.q.at(fx, fy);
-            let z = p.z.at(fx, fy);
-            let (ds, mut rts) = fb.pixel(px, py);
-            if om::merge(st, &out, fog_alpha, z, w_fog, p.bias, p.front, ds, &mut rts) {
-                *samples += 1;
+            if coverage != 0 {
+                for l in 0..8 {
+                    let fx = rel(sx + (l & 3), p.ox);
+                    let fy = rel(sy + (l >> 2), p.oy);
+                    let w = if p.persp != 0 {
+                        1.0 / p.q.at(fx, fy)
+                    } else {
+                        1.0
+                    };
+                    for k in 0..n {
+                        let v = attrs[k].at(fx, fy);
+                        vals[l as usize * n + k] = if p.persp & (1 << k) != 0 { v * w } else { v };
+                    }
+                }
+                let outs = stage.shade_stamp_scalar(&ScalarStamp {
+                    x: sx,
+                    y: sy,
+                    coverage,
+                    front: p.front,
+                    inputs: &vals,
+                    stride: n,
+                });
+                for l in 0..8 {
+                    if coverage & (1 << l) == 0 {
+                        continue;
+                    }
+                    let (px, py) = (sx + (l & 3), sy + (l >> 2));
+                    let fx = rel(px, p.ox);
+                    let fy = rel(py, p.oy);
+                    let out = &outs[l as usize];
+                    let fog_alpha = inputs.fog.map_or(1.0, |k| vals[l as usize * n + k]);
+                    let w_fog = 1.0 / p.q.at(fx, fy);
+                    // oDepth replaces the interpolated depth, clamped, unbiased.
+                    let (z, bias) = match out.depth {
+                        Some(d) => (crate::pixel::fmin(crate::pixel::fmax(d, 0.0), 1.0), 0.0),
+                        None => (p.z.at(fx, fy), p.bias),
+                    };
+                    let (ds, mut rts) = fb.pixel(px, py);
+                    if om::merge(st, out, fog_alpha, z, w_fog, bias, p.front, ds, &mut rts) {
+                        *samples += 1;
+                    }
+                }
             }
+            sx += 4;
         }
+        sy += 2;
     }
 }
 

@@ -1,0 +1,302 @@
+//! The clip-space front end of vertex-processed draws (fixed-function T&L
+//! or a vertex shader): view-volume clipping (near `z >= 0`, far `z <= w`,
+//! the guard band of caps.md, user clip planes), then the perspective
+//! divide and the viewport transform (rasterization.md 1, 3, 4).
+//!
+//! Input: a [`VertexBuf`] whose header holds the clip-space position
+//! `(x, y, z, w)` and the point size; output: the same buffer in the screen
+//! space the rasterizers take (`x`, `y` pixels, `z` depth, `rhw`), with the
+//! vertices the clipper made appended and the primitives that survive.
+//!
+//! Invariants: both drivers run this same code, so their inputs are
+//! identical; every emitted primitive has finite positions inside the
+//! guard band and `rhw > 0`. Primitives entirely inside every plane are
+//! not touched (so unclipped geometry keeps its exact vertices); clipped
+//! polygons become fans that keep the winding and the provoking vertex.
+
+use crate::geom::clip::GUARD;
+use crate::geom::{Prim, VertexBuf};
+use crate::state::Viewport;
+
+/// One clipping plane: kept where the distance is `>= 0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ClipPlane {
+    /// `p · (x, y, z, w)` of the clip-space position.
+    Homogeneous([f32; 4]),
+    /// A precomputed distance stored at this float of the vertex (the
+    /// fixed-function user clip distances, linear in clip space).
+    Stored(usize),
+}
+
+impl ClipPlane {
+    #[inline]
+    fn dist(&self, v: &[f32]) -> f32 {
+        match *self {
+            ClipPlane::Homogeneous(p) => p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3],
+            ClipPlane::Stored(i) => v[i],
+        }
+    }
+}
+
+/// The view volume's planes for `vp`: near, far and the guard band
+/// (x and y in [-GUARD, GUARD] pixels after the viewport transform).
+pub(crate) fn volume_planes(vp: &Viewport) -> Vec<ClipPlane> {
+    let (x0, y0) = (vp.x as f32, vp.y as f32);
+    let hw = (vp.width.max(1) as f32) * 0.5;
+    let hh = (vp.height.max(1) as f32) * 0.5;
+    // xs = X + (1 + xn) * W/2 in [-G, G]  <=>  xn in [a, b].
+    let a = (-GUARD - x0) / hw - 1.0;
+    let b = (GUARD - x0) / hw - 1.0;
+    // ys = Y + (1 - yn) * H/2 in [-G, G]  <=>  yn in [c, d].
+    let c = 1.0 - (GUARD - y0) / hh;
+    let d = 1.0 - (-GUARD - y0) / hh;
+    vec![
+        ClipPlane::Homogeneous([0.0, 0.0, 1.0, 0.0]),
+        ClipPlane::Homogeneous([0.0, 0.0, -1.0, 1.0]),
+        ClipPlane::Homogeneous([1.0, 0.0, 0.0, -a]),
+        ClipPlane::Homogeneous([-1.0, 0.0, 0.0, b]),
+        ClipPlane::Homogeneous([0.0, 1.0, 0.0, -c]),
+        ClipPlane::Homogeneous([0.0, -1.0, 0.0, d]),
+    ]
+}
+
+/// Bit i set: the vertex is outside plane i (NaN distances are outside).
+fn outcode(v: &[f32], planes: &[ClipPlane]) -> u32 {
+    let mut code = 0;
+    for (i, p) in planes.iter().enumerate() {
+        if !(p.dist(v) >= 0.0) {
+            code |= 1 << i;
+        }
+    }
+    code
+}
+
+/// Sutherland–Hodgman clip of a convex polygon (`stride` floats per vertex).
+fn clip_polygon(poly: Vec<f32>, stride: usize, planes: &[ClipPlane], code: u32) -> Vec<f32> {
+    let mut cur = poly;
+    let mut next = Vec::with_capacity(cur.len() * 2);
+    for (pi, p) in planes.iter().enumerate() {
+        if code & (1 << pi) == 0 {
+            continue;
+        }
+        let n = cur.len() / stride;
+        if n == 0 {
+            break;
+        }
+        next.clear();
+        for i in 0..n {
+            let a = &cur[i * stride..(i + 1) * stride];
+            let b = &cur[((i + 1) % n) * stride..((i + 1) % n + 1) * stride];
+            let (da, db) = (p.dist(a), p.dist(b));
+            if da >= 0.0 {
+                next.extend_from_slice(a);
+            }
+            if (da >= 0.0) != (db >= 0.0) {
+                let t = da / (da - db);
+                next.extend(a.iter().zip(b).map(|(&x, &y)| x + t * (y - x)));
+            }
+        }
+        std::mem::swap(&mut cur, &mut next);
+    }
+    cur
+}
+
+/// Clips the segment `a`–`b`; None if nothing is left.
+fn clip_segment(a: &[f32], b: &[f32], planes: &[ClipPlane]) -> Option<(Vec<f32>, Vec<f32>)> {
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for p in planes {
+        let (da, db) = (p.dist(a), p.dist(b));
+        if !(da >= 0.0) && !(db >= 0.0) {
+            return None;
+        }
+        if !(da >= 0.0) {
+            t0 = t0.max(da / (da - db));
+        } else if !(db >= 0.0) {
+            t1 = t1.min(da / (da - db));
+        }
+    }
+    if !(t0 <= t1) {
+        return None;
+    }
+    let lerp = |t: f32| -> Vec<f32> { a.iter().zip(b).map(|(&x, &y)| x + t * (y - x)).collect() };
+    Some((lerp(t0), lerp(t1)))
+}
+
+/// Clips `prims` of the clip-space `buf` against `planes` (new vertices
+/// are appended), then maps every vertex to screen space through `vp` and
+/// drops primitives left with a non-finite position or `w <= 0`.
+pub(crate) fn clip_and_project(
+    buf: &mut VertexBuf,
+    prims: Vec<Prim>,
+    planes: &[ClipPlane],
+    vp: &Viewport,
+) -> Vec<Prim> {
+    let stride = buf.stride;
+    let mut out = Vec::with_capacity(prims.len());
+    for p in prims {
+        match p {
+            Prim::Point(v) => {
+                // Points are kept or dropped whole by their centre (4.2).
+                if outcode(buf.get(v), planes) == 0 {
+                    out.push(p);
+                }
+            }
+            Prim::Line { v, provoking, last } => {
+                let (ca, cb) = (
+                    outcode(buf.get(v[0]), planes),
+                    outcode(buf.get(v[1]), planes),
+                );
+                if ca | cb == 0 {
+                    out.push(p);
+                    continue;
+                }
+                if ca & cb != 0 {
+                    continue;
+                }
+                let (a, b) = (buf.get(v[0]).to_vec(), buf.get(v[1]).to_vec());
+                if let Some((na, nb)) = clip_segment(&a, &b, planes) {
+                    let ia = buf.push(&na);
+                    let ib = buf.push(&nb);
+                    out.push(Prim::Line {
+                        v: [ia, ib],
+                        provoking,
+                        last,
+                    });
+                }
+            }
+            Prim::Tri { v, provoking } => {
+                let codes = v.map(|i| outcode(buf.get(i), planes));
+                if codes[0] | codes[1] | codes[2] == 0 {
+                    out.push(p);
+                    continue;
+                }
+                if codes[0] & codes[1] & codes[2] != 0 {
+                    continue;
+                }
+                let poly: Vec<f32> = v.iter().flat_map(|&i| buf.get(i).to_vec()).collect();
+                let poly = clip_polygon(poly, stride, planes, codes[0] | codes[1] | codes[2]);
+                let n = poly.len() / stride;
+                if n < 3 {
+                    continue;
+                }
+                let ids: Vec<u32> = (0..n)
+                    .map(|i| buf.push(&poly[i * stride..(i + 1) * stride]))
+                    .collect();
+                for i in 1..n - 1 {
+                    out.push(Prim::Tri {
+                        v: [ids[0], ids[i], ids[i + 1]],
+                        provoking,
+                    });
+                }
+            }
+        }
+    }
+    project(buf, vp);
+    let ok = |i: u32| {
+        let h = buf.get(i);
+        h[..4].iter().all(|c| c.is_finite()) && h[3] > 0.0
+    };
+    out.retain(|p| match *p {
+        Prim::Point(v) => ok(v),
+        Prim::Line { v, .. } => v.iter().all(|&i| ok(i)),
+        Prim::Tri { v, .. } => v.iter().all(|&i| ok(i)),
+    });
+    out
+}
+
+/// Perspective divide and viewport transform of every vertex in place
+/// (rasterization.md 3): `(x, y, z, w)` → `(xs, ys, zs, 1/w)`.
+fn project(buf: &mut VertexBuf, vp: &Viewport) {
+    let (x0, y0) = (vp.x as f32, vp.y as f32);
+    let hw = vp.width as f32 * 0.5;
+    let hh = vp.height as f32 * 0.5;
+    let dz = vp.max_z - vp.min_z;
+    let stride = buf.stride;
+    for v in buf.data.chunks_exact_mut(stride) {
+        let w = v[3];
+        if !(w > 0.0) {
+            v[3] = 0.0;
+            continue;
+        }
+        let (xn, yn, zn) = (v[0] / w, v[1] / w, v[2] / w);
+        v[0] = (x0 + (1.0 + xn) * hw).clamp(-GUARD, GUARD);
+        v[1] = (y0 + (1.0 - yn) * hh).clamp(-GUARD, GUARD);
+        v[2] = vp.min_z + zn * dz;
+        v[3] = 1.0 / w;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vp() -> Viewport {
+        Viewport {
+            x: 0,
+            y: 0,
+            width: 100,
+            height: 50,
+            min_z: 0.0,
+            max_z: 1.0,
+        }
+    }
+
+    #[test]
+    fn viewport_maps_ndc_corners_to_pixels() {
+        let mut buf = VertexBuf {
+            stride: 5,
+            data: vec![-1.0, 1.0, 0.0, 1.0, 0.0, 2.0, -2.0, 1.0, 2.0, 0.0],
+        };
+        let prims = vec![Prim::Line {
+            v: [0, 1],
+            provoking: 0,
+            last: false,
+        }];
+        let out = clip_and_project(&mut buf, prims, &volume_planes(&vp()), &vp());
+        assert_eq!(out.len(), 1);
+        assert_eq!(&buf.get(0)[..4], &[0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(&buf.get(1)[..4], &[100.0, 50.0, 0.5, 0.5]);
+    }
+
+    #[test]
+    fn near_plane_clips_and_stored_distances_clip() {
+        // One vertex behind the eye (z < 0): the triangle becomes a quad.
+        let mut buf = VertexBuf {
+            stride: 6,
+            data: vec![
+                0.0, 0.0, -1.0, 1.0, 0.0, 1.0, //
+                0.5, 0.0, 0.5, 1.0, 0.0, 1.0, //
+                0.0, 0.5, 0.5, 1.0, 0.0, -1.0,
+            ],
+        };
+        let tri = Prim::Tri {
+            v: [0, 1, 2],
+            provoking: 0,
+        };
+        let out = clip_and_project(&mut buf, vec![tri], &volume_planes(&vp()), &vp());
+        assert_eq!(out.len(), 2);
+        assert!(
+            out.iter()
+                .all(|p| matches!(p, Prim::Tri { provoking: 0, .. }))
+        );
+        // A stored distance (float 5) that is negative at vertex 2 cuts it off.
+        let mut planes = volume_planes(&vp());
+        planes.push(ClipPlane::Stored(5));
+        let mut buf2 = VertexBuf {
+            stride: 6,
+            data: vec![
+                0.0, 0.0, 0.5, 1.0, 0.0, 1.0, //
+                0.5, 0.0, 0.5, 1.0, 0.0, 1.0, //
+                0.0, 0.5, 0.5, 1.0, 0.0, -1.0,
+            ],
+        };
+        let out = clip_and_project(&mut buf2, vec![tri], &planes, &vp());
+        assert_eq!(out.len(), 2);
+        // Entirely behind: nothing.
+        let mut buf3 = VertexBuf {
+            stride: 5,
+            data: vec![0.0, 0.0, -1.0, -1.0, 0.0].repeat(3),
+        };
+        assert!(clip_and_project(&mut buf3, vec![tri], &volume_planes(&vp()), &vp()).is_empty());
+    }
+}

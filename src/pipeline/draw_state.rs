@@ -1,0 +1,554 @@
+//! The wiring of one draw: which vertex stage (pre-transformed, fixed
+//! function, vertex shader) and which pixel stage (fixed-function texture
+//! stages, pixel shader) run, how the vertex outputs link to the pixel
+//! inputs (bytecode.md 8), where the fog factor comes from
+//! (fixed-function.md 9.2), and the hand-over to the Warp or Reference
+//! rasterizer.
+//!
+//! Path of a draw: `Device::execute` → [`execute`]:
+//! 1. pixel side: the program (ps prepared per bool-constant key, cached
+//!    per shader) or the ffp cascade key → its input layout;
+//! 2. vertex side: its output layout (`OutputLayout`), [`link`] → the
+//!    pixel inputs' sources → the vertex-buffer layout ([`Varyings`]);
+//! 3. vertices: pre-transformed (`geom::fetch`, guard-band clip) or
+//!    transformed once per distinct vertex and instance
+//!    ([`VertexProc::run`]), assembled, clipped in clip space and projected
+//!    ([`clip_and_project`]);
+//! 4. the pixel stage (built once, with one [`BoundTextures`] snapshot)
+//!    goes to `raster::draw` (Warp) or `reference::draw` (Reference).
+//!
+//! Invariant: every decision is made here, once per draw, identically for
+//! both drivers; the drivers differ only in how they run the same stages.
+
+use std::sync::Arc;
+
+use crate::api::shader::ShaderInner;
+use crate::api::{Device, PrimitiveType};
+use crate::caps::DriverType;
+use crate::error::Result;
+use crate::ffp::key::FfpVertexKey;
+use crate::ffp::stages::cascade_extent;
+use crate::ffp::texgen::stage_divisors;
+use crate::ffp::{
+    DrawOptions, FfpInputLayout, FfpPixelCache, FfpPixelConsts, FfpPixelKey, FfpState,
+    FfpVertexCache, FfpVertexConsts, StageTexture,
+};
+use crate::geom::assemble::assemble;
+use crate::geom::clip::clip_pretransformed;
+use crate::geom::fetch::{StreamView, attr_info, fetch_all};
+use crate::geom::{ATTR_DIFFUSE, ATTR_SPECULAR, ATTR_TEX0, HEADER, Prim, VertexBuf};
+use crate::pixel::{ColorStage, PixelStage};
+use crate::reference::Inputs;
+use crate::resource::BaseTexture;
+use crate::sampler::BoundTextures;
+use crate::shader::exec::regs::{OUT_D0, OUT_T0};
+use crate::shader::exec::{
+    InputLayout, Link, LinkSource, OutputLayout, Prepared, ProgramCache, Varying, link,
+};
+use crate::shader::token::Usage;
+use crate::state::{RenderStateType as Rs, StateValue, TexCoordIndex, TextureStageStateType};
+use crate::vertex::{FetchStreams, StreamInput, instancing};
+
+use super::clip_space::{ClipPlane, clip_and_project, volume_planes};
+use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
+use super::state::{DrawState, FogSource};
+use super::vertex_stage::{Varyings, VertexProc, shader_plan, texcoord_slots};
+use super::{DrawCall, VertexSource, targets, vertex_numbers};
+
+/// Compiled code kept across draws: prepared shaders (per shader and
+/// bool-constant key) and the fixed-function routines (per state key).
+#[derive(Debug, Default)]
+pub(crate) struct Caches {
+    ffp_vertex: FfpVertexCache,
+    ffp_pixel: FfpPixelCache,
+    shaders: Vec<(Arc<ShaderInner>, ProgramCache)>,
+}
+
+/// Shaders whose prepared forms are kept (least recently used dropped).
+const SHADER_CACHE: usize = 64;
+
+impl Caches {
+    fn prepared(&mut self, shader: &Arc<ShaderInner>, bools: &[bool]) -> Arc<Prepared> {
+        let i = match self
+            .shaders
+            .iter()
+            .position(|(s, _)| Arc::ptr_eq(s, shader))
+        {
+            Some(i) => i,
+            None => {
+                if self.shaders.len() >= SHADER_CACHE {
+                    self.shaders.remove(0);
+                }
+                self.shaders.push((
+                    Arc::clone(shader),
+                    ProgramCache::new(shader.program.clone()),
+                ));
+                self.shaders.len() - 1
+            }
+        };
+        let entry = self.shaders.remove(i);
+        self.shaders.push(entry);
+        let last = self.shaders.len() - 1;
+        self.shaders[last].1.get(bools)
+    }
+}
+
+/// The fixed-function state of the device.
+fn ffp_state(d: &Device) -> FfpState {
+    let s = &d.state;
+    FfpState {
+        render: s.render.to_vec(),
+        stage: std::array::from_fn(|i| s.stage[i]),
+        transforms: s.transforms.clone(),
+        lights: s
+            .lights
+            .values()
+            .filter(|l| l.enabled)
+            .map(|l| l.light)
+            .collect(),
+        material: s.material,
+        clip_planes: std::array::from_fn(|i| s.clip_planes[i]),
+        viewport: s.viewport,
+        max_point_size: d.caps.max_point_size,
+    }
+}
+
+/// The draw's streams (`up_stream0` replaces stream 0 for the UP draws).
+fn stream_inputs(d: &Device, call: &DrawCall) -> [Option<StreamInput>; 16] {
+    std::array::from_fn(|s| {
+        if s == 0
+            && let Some((bytes, stride)) = &call.up_stream0
+        {
+            return Some(StreamInput {
+                data: Arc::clone(bytes),
+                offset: 0,
+                stride: *stride,
+                freq: 1,
+            });
+        }
+        let b = d.state.streams.get(s)?;
+        b.buffer.as_ref().map(|vb| StreamInput {
+            data: vb.0.storage.snapshot(),
+            offset: b.offset,
+            stride: b.stride,
+            freq: b.freq,
+        })
+    })
+}
+
+/// The kind of texture bound to each fixed-function stage.
+fn stage_textures(d: &Device) -> [StageTexture; 8] {
+    std::array::from_fn(|i| match &d.state.textures[i] {
+        None => StageTexture::None,
+        Some(BaseTexture::Cube(_)) => StageTexture::Cube,
+        Some(_) => StageTexture::Flat,
+    })
+}
+
+/// The fixed-function pixel stage's inputs as a ps_2_x would declare them:
+/// v0 = COLOR0, v1 = COLOR1, t(s) = stage s's coordinate (TEXCOORD s, or
+/// for pre-transformed vertices the set TEXCOORDINDEX selects).
+fn ffp_pixel_inputs(ffp: &FfpState, stages: usize, pretransformed: bool) -> InputLayout {
+    let var = |slot: u16, usage, index: u8| Varying {
+        slot,
+        usage,
+        index,
+        mask: 0xF,
+        centroid: false,
+    };
+    let mut l = InputLayout::default();
+    l.varyings.push(var(0, Usage::Color, 0));
+    l.varyings.push(var(1, Usage::Color, 1));
+    for s in 0..stages.min(8) {
+        let set = if pretransformed {
+            let raw = ffp.tss(s, TextureStageStateType::TexCoordIndex);
+            TexCoordIndex::from_raw(raw).map_or((raw & 7) as u8, |t| (t.index & 7) as u8)
+        } else {
+            s as u8
+        };
+        l.varyings.push(var(2 + s as u16, Usage::TexCoord, set));
+    }
+    l
+}
+
+/// The pixel stage of a draw.
+enum Stage {
+    Color(ColorStage),
+    Ffp(FfpPixelStage),
+    Shader(ShaderPixelStage),
+}
+
+/// Runs a validated draw (see the module docs).
+pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
+    let Some(decl) = d.state.vertex_input.declaration().cloned() else {
+        return Ok(());
+    };
+    let pretransformed = decl.is_pretransformed();
+    let mut st = DrawState::from_device(d, pretransformed);
+    if st.clip.is_empty() {
+        return Ok(());
+    }
+    let textures = Arc::new(BoundTextures::from_device(d));
+    let vs = (!pretransformed)
+        .then(|| d.state.vertex_shader.clone())
+        .flatten();
+    let ps = d.state.pixel_shader.clone();
+    let points = call.primitive == PrimitiveType::PointList;
+    let ffp_needed = vs.is_none() || ps.is_none();
+    let ffp = Arc::new(if ffp_needed {
+        ffp_state(d)
+    } else {
+        FfpState::default()
+    });
+    let (ffp_layout, ffp_plan) = FfpInputLayout::new(decl.elements());
+    let max_lights = if d.software_vp {
+        u32::MAX
+    } else {
+        d.caps.max_active_lights
+    };
+
+    // Pixel side: its inputs.
+    let stage_tex = stage_textures(d);
+    let vs_prog = vs
+        .as_ref()
+        .map(|v| d.pipeline.caches.prepared(&v.0, &d.state.vs_b));
+    let ps_prog = ps
+        .as_ref()
+        .map(|p| d.pipeline.caches.prepared(&p.0, &d.state.ps_b));
+    let ps3 = ps_prog.as_ref().is_some_and(|p| p.version().major >= 3);
+    if ps3 {
+        // ps_3_0: the shader does its own fog (fixed-function.md 9.2).
+        st.fog = None;
+    }
+    let ffp_run = cascade_extent(&ffp, &stage_tex).0;
+    let ps_inputs = match &ps_prog {
+        Some(p) => p.inputs().clone(),
+        None => ffp_pixel_inputs(&ffp, ffp_run, pretransformed),
+    };
+    // Vertex side: its outputs, then the links.
+    let vs_out = match (&vs_prog, pretransformed) {
+        (_, true) => {
+            let sets = attr_info(&decl).tex_sets;
+            OutputLayout::legacy(
+                (1 << OUT_D0) | (1 << (OUT_D0 + 1)) | (((1 << sets) - 1) << OUT_T0),
+            )
+        }
+        (Some(p), false) => p.outputs().clone(),
+        (None, false) => OutputLayout::fixed_function(),
+    };
+    let legacy_ps = ps_prog.as_ref().is_none_or(|p| p.version().major < 3);
+    let links: Vec<Link> = link(&vs_out, &ps_inputs, legacy_ps);
+    let mut needed = 0u16;
+    for l in &links {
+        if let LinkSource::Output { slot, .. } = l.source
+            && slot < 16
+        {
+            needed |= 1 << slot;
+        }
+    }
+    let tex_stages = ((needed >> OUT_T0) & 0xFF) as u8;
+    let fog_interp = matches!(st.fog.map(|f| f.source), Some(FogSource::SpecularAlpha));
+
+    // Vertices.
+    let streams = FetchStreams::new(
+        stream_inputs(d, &call),
+        matches!(call.source, VertexSource::Indexed(_)),
+    );
+    let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
+    let reference = d.driver == DriverType::Reference;
+    let mut ffp_key: Option<FfpVertexKey> = None;
+    let (buf, prims, var) = if pretransformed {
+        let views: Vec<Option<StreamView>> = (0..d.state.streams.len())
+            .map(|s| {
+                streams
+                    .streams
+                    .get(s)
+                    .cloned()
+                    .flatten()
+                    .map(|si| StreamView {
+                        bytes: si.data,
+                        offset: si.offset as usize,
+                        stride: si.stride as usize,
+                    })
+            })
+            .collect();
+        let numbers = vertex_numbers(&call);
+        let info = attr_info(&decl);
+        let (lo, hi) = numbers
+            .iter()
+            .fold((u32::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+        let (mut buf, map): (VertexBuf, Vec<u32>) =
+            if !numbers.is_empty() && (hi - lo) as usize <= 2 * numbers.len() + 64 {
+                let buf = fetch_all(&decl, &views, info, lo..=hi);
+                (buf, numbers.iter().map(|&v| v - lo).collect())
+            } else {
+                let buf = fetch_all(&decl, &views, info, numbers.iter().copied());
+                (buf, (0..numbers.len() as u32).collect())
+            };
+        let mut prims: Vec<Prim> = Vec::with_capacity(call.primitive_count as usize);
+        assemble(call.primitive, call.primitive_count, &map, &mut prims);
+        let prims = clip_pretransformed(&mut buf, prims);
+        let mut var = Varyings::default();
+        var.slot_attr[OUT_D0 as usize] = Some(ATTR_DIFFUSE);
+        var.slot_attr[OUT_D0 as usize + 1] = Some(ATTR_SPECULAR);
+        for s in 0..info.tex_sets {
+            var.slot_attr[OUT_T0 as usize + s] = Some(ATTR_TEX0 + 4 * s);
+        }
+        var.fog = Some(ATTR_SPECULAR + 3);
+        var.attrs = buf.stride - HEADER;
+        ffp_key = Some(FfpVertexKey::new(
+            &ffp,
+            &ffp_layout,
+            DrawOptions {
+                points,
+                tex_stages: 0xFF,
+                max_lights,
+            },
+        ));
+        (buf, prims, var)
+    } else {
+        let (proc_, var, user_planes) = match (&vs, &vs_prog) {
+            (Some(vs), Some(p)) => {
+                let prog = &vs.0.program;
+                let legacy = p.version().major < 3;
+                let colors: &[u16] = if legacy { &[OUT_D0, OUT_D0 + 1] } else { &[] };
+                let tex = if legacy {
+                    0xFF << OUT_T0
+                } else {
+                    texcoord_slots(p.outputs())
+                };
+                let var = Varyings::new(
+                    needed,
+                    tex,
+                    colors_needed(colors, needed),
+                    fog_interp,
+                    false,
+                );
+                // Shader clip planes are in clip space (rasterization.md 4.2).
+                let mut planes = Vec::new();
+                if d.state.rs_bool(Rs::Clipping) {
+                    let en = d.state.rs(Rs::ClipPlaneEnable);
+                    for i in 0..6 {
+                        if en & (1 << i) != 0 {
+                            planes.push(ClipPlane::Homogeneous(d.state.clip_planes[i]));
+                        }
+                    }
+                }
+                let consts = OwnedConstants {
+                    float: d.state.vs_f.clone(),
+                    int: d.state.vs_i.to_vec(),
+                    bool: d.state.vs_b.to_vec(),
+                };
+                let plan = shader_plan(prog, &decl);
+                (
+                    VertexProc::Shader {
+                        program: Arc::clone(p),
+                        plan,
+                        consts,
+                    },
+                    var,
+                    planes,
+                )
+            }
+            _ => {
+                let opts = DrawOptions {
+                    points,
+                    tex_stages,
+                    max_lights,
+                };
+                let key = FfpVertexKey::new(&ffp, &ffp_layout, opts);
+                let program = d.pipeline.caches.ffp_vertex.get(&key);
+                let consts = FfpVertexConsts::new(&ffp, &key);
+                let clip = key.clip_planes != 0;
+                let var = Varyings::new(
+                    needed | (1 << OUT_D0) | (1 << (OUT_D0 + 1)),
+                    0xFF << OUT_T0,
+                    &[OUT_D0, OUT_D0 + 1],
+                    fog_interp,
+                    clip,
+                );
+                let mut planes = Vec::new();
+                if let Some(c) = var.clip {
+                    for i in 0..6 {
+                        if key.clip_planes & (1 << i) != 0 {
+                            planes.push(ClipPlane::Stored(HEADER + c + i));
+                        }
+                    }
+                }
+                ffp_key = Some(key);
+                (
+                    VertexProc::Ffp {
+                        state: Arc::clone(&ffp),
+                        layout: ffp_layout.clone(),
+                        plan: ffp_plan.clone(),
+                        opts,
+                        program,
+                        consts,
+                    },
+                    var,
+                    planes,
+                )
+            }
+        };
+        let (numbers, map) = distinct_vertices(&call);
+        let freqs: [u32; 16] =
+            std::array::from_fn(|i| streams.streams[i].as_ref().map_or(1, |s| s.freq));
+        let (_, instances) = instancing(&freqs, matches!(call.source, VertexSource::Indexed(_)));
+        let mut buf = VertexBuf {
+            stride: var.stride(),
+            data: Vec::new(),
+        };
+        let mut prims: Vec<Prim> = Vec::with_capacity(call.primitive_count as usize);
+        let mut shifted = Vec::with_capacity(map.len());
+        for inst in 0..instances {
+            let first = buf.len() as u32;
+            proc_.run(
+                reference, backend, &streams, &numbers, inst, &textures, &var, &mut buf,
+            );
+            shifted.clear();
+            shifted.extend(map.iter().map(|&m| m + first));
+            assemble(call.primitive, call.primitive_count, &shifted, &mut prims);
+        }
+        let mut planes = volume_planes(&d.state.viewport);
+        planes.extend(user_planes);
+        let prims = clip_and_project(&mut buf, prims, &planes, &d.state.viewport);
+        (buf, prims, var)
+    };
+    if prims.is_empty() {
+        return Ok(());
+    }
+
+    // The pixel stage.
+    let attr = |slot: u16, comp: u8| var.attr(slot, comp);
+    let stage = match ps_prog {
+        Some(p) => {
+            let written = u32::from(p.written_outputs & 0xF);
+            let map = InputMap::new(&links, attr, p.version().major < 3);
+            Stage::Shader(ShaderPixelStage {
+                map,
+                program: p,
+                consts: OwnedConstants {
+                    float: d.state.ps_f.clone(),
+                    int: d.state.ps_i.to_vec(),
+                    bool: d.state.ps_b.to_vec(),
+                },
+                textures: Arc::clone(&textures),
+                written,
+            })
+        }
+        None => {
+            let divisors = stage_divisors(&ffp, ffp_key.as_ref());
+            let key = FfpPixelKey::new(&ffp, stage_tex, divisors);
+            let standard = var.slot_attr[OUT_D0 as usize] == Some(ATTR_DIFFUSE)
+                && var.slot_attr[OUT_D0 as usize + 1] == Some(ATTR_SPECULAR);
+            if key.stages.is_empty() && standard {
+                Stage::Color(ColorStage::new(st.specular_add))
+            } else {
+                let program = d.pipeline.caches.ffp_pixel.get(&key);
+                Stage::Ffp(FfpPixelStage {
+                    map: InputMap::new(&links, attr, true),
+                    program,
+                    consts: FfpPixelConsts::new(&ffp),
+                    textures: Arc::clone(&textures),
+                    state: Arc::clone(&ffp),
+                    stage_textures: stage_tex,
+                    divisors,
+                })
+            }
+        }
+    };
+    let fog_attr = if fog_interp { var.fog } else { None };
+    match &stage {
+        Stage::Color(s) => render(d, &st, &buf, &prims, s, fog_attr),
+        Stage::Ffp(s) => render(d, &st, &buf, &prims, s, fog_attr),
+        Stage::Shader(s) => render(d, &st, &buf, &prims, s, fog_attr),
+    }
+    Ok(())
+}
+
+/// The colour slots to place first, those of them the draw stores.
+fn colors_needed(colors: &[u16], needed: u16) -> &'static [u16] {
+    let d0 = colors.contains(&OUT_D0) && needed & (1 << OUT_D0) != 0;
+    let d1 = colors.contains(&(OUT_D0 + 1)) && needed & (1 << (OUT_D0 + 1)) != 0;
+    match (d0, d1) {
+        (true, true) => &[OUT_D0, OUT_D0 + 1],
+        (true, false) => &[OUT_D0],
+        (false, true) => &[OUT_D0 + 1],
+        (false, false) => &[],
+    }
+}
+
+/// The distinct vertex numbers a draw references (each transformed once)
+/// and, per assembled position, its index among them.
+fn distinct_vertices(call: &DrawCall) -> (Vec<u32>, Vec<u32>) {
+    let numbers = vertex_numbers(call);
+    if numbers.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let (lo, hi) = numbers
+        .iter()
+        .fold((u32::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    if (hi - lo) as usize <= numbers.len() + 64 {
+        // Dense: transform the whole range.
+        let map = numbers.iter().map(|&v| v - lo).collect();
+        return ((lo..=hi).collect(), map);
+    }
+    let mut uniq = numbers.clone();
+    uniq.sort_unstable();
+    uniq.dedup();
+    let map = numbers
+        .iter()
+        .map(|v| uniq.binary_search(v).unwrap_or(0) as u32)
+        .collect();
+    (uniq, map)
+}
+
+/// Hands the draw to the device's driver.
+fn render<P: PixelStage>(
+    d: &mut Device,
+    st: &DrawState,
+    buf: &VertexBuf,
+    prims: &[Prim],
+    stage: &P,
+    fog_attr: Option<usize>,
+) {
+    let mut list = stage.inputs().to_vec();
+    let n = list.len();
+    let fog = fog_attr.map(|a| {
+        list.push(a);
+        n
+    });
+    let inputs = Inputs {
+        list: &list,
+        flat: stage.flat_inputs() & if n >= 64 { u64::MAX } else { (1u64 << n) - 1 },
+        fog,
+    };
+    let driver = d.driver;
+    let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
+    let pool = if driver == DriverType::Reference {
+        None
+    } else {
+        d.pipeline.pool(d.threads)
+    };
+    let mut scratch = std::mem::take(&mut d.pipeline.scratch);
+    let passed = targets::with_targets(st, |fb| {
+        if driver == DriverType::Reference {
+            let mut fb = fb;
+            crate::reference::draw(st, buf, prims, &inputs, stage, &mut fb)
+        } else {
+            crate::raster::draw(
+                &mut scratch,
+                st,
+                buf,
+                prims,
+                &inputs,
+                stage,
+                fb,
+                backend,
+                pool.as_deref(),
+            )
+        }
+    });
+    d.pipeline.scratch = scratch;
+    d.samples_passed += passed;
+}

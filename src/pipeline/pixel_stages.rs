@@ -1,0 +1,345 @@
+//! The pixel stages of real draws, behind the rasterizers' [`PixelStage`]
+//! interface: the fixed-function texture-stage cascade ([`FfpPixelStage`],
+//! `ffp::stages`) and pixel shaders ([`ShaderPixelStage`], `shader::exec`),
+//! both sampling through one [`BoundTextures`] built per draw.
+//!
+//! Inputs: the rasterizer interpolates the vertex-buffer attributes of
+//! [`InputMap::list`] (plane k) and hands them over per stamp; plane k
+//! feeds input register `dst[k]` (ps_2_x numbering: slot 0 `v0` / diffuse,
+//! slot 1 `v1` / specular, slot 2 + n `t#n` / stage n's coordinate; ps_3_0
+//! `v#`). Components no vertex output feeds hold the constants of
+//! bytecode.md 8 / 10 (`InputMap::consts`).
+//!
+//! Invariants: `shade` (Warp, 8 lanes) and `shade_stamp_scalar`
+//! (Reference) compute the same values — the same 4x2 stamps, helper lanes
+//! evaluated and run (derivatives, LOD), the ffp cascade and the shader
+//! interpreters in their 8-lane and scalar forms, which agree bit for bit.
+
+// Index loops keep the 8-lane and scalar forms visibly parallel and keep
+// closures out of the SIMD path (see the simd module docs).
+#![allow(clippy::needless_range_loop)]
+
+use std::sync::Arc;
+
+use crate::ffp::{
+    FfpPixelConsts, FfpPixelProgram, FfpState, PixelInput, StageTexture, reference_shade8,
+};
+use crate::pixel::{AttrPlanes, PixelOut, PixelOutScalar, PixelStage, ScalarStamp, Stamp};
+use crate::sampler::BoundTextures;
+use crate::shader::exec::{
+    Constants, Link, LinkSource, PixelInputs, Prepared, ScalarPixelInputs, scalar, simd,
+};
+use crate::simd::{FloatV, MaskV, Simd};
+
+/// How the interpolated planes of a draw feed a pixel stage's input registers.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct InputMap {
+    /// Vertex-buffer attribute index of each plane.
+    pub(crate) list: Vec<usize>,
+    /// Input register (slot, component) of each plane.
+    pub(crate) dst: Vec<(u16, u8)>,
+    /// Bit k: plane k is a colour (flat shading takes the provoking vertex's value).
+    pub(crate) flat: u64,
+    /// Bit k: plane k is saturated per pixel (fixed-function and ps_2_x colours, rasterization.md 9.2).
+    pub(crate) sat: u64,
+    /// Components no vertex output feeds: (slot, component, value).
+    pub(crate) consts: Vec<(u16, u8, f32)>,
+}
+
+impl InputMap {
+    /// The map of `links`; `attr(slot, comp)` is where the vertex stage
+    /// stored that output component (None: not stored, reads 0).
+    pub(crate) fn new(
+        links: &[Link],
+        attr: impl Fn(u16, u8) -> Option<usize>,
+        sat_colors: bool,
+    ) -> InputMap {
+        let mut m = InputMap::default();
+        for l in links {
+            if l.input >= 16 {
+                continue;
+            }
+            match l.source {
+                LinkSource::Output { slot, comp } => match attr(slot, comp) {
+                    Some(a) if m.list.len() < 64 => {
+                        let k = m.list.len();
+                        m.list.push(a);
+                        m.dst.push((l.input, l.comp));
+                        if l.color {
+                            m.flat |= 1 << k;
+                            if sat_colors {
+                                m.sat |= 1 << k;
+                            }
+                        }
+                    }
+                    _ => m.consts.push((l.input, l.comp, 0.0)),
+                },
+                LinkSource::Constant(v) => m.consts.push((l.input, l.comp, v)),
+            }
+        }
+        m
+    }
+
+    /// The 8-lane input registers of a stamp.
+    #[inline(always)]
+    fn regs<S: Simd, const N: usize>(&self, s: S, stamp: &Stamp<'_, S>) -> [[S::F; 4]; N] {
+        let zero = s.splat(0.0);
+        let one = s.splat(1.0);
+        let mut r = [[zero; 4]; N];
+        for &(slot, c, v) in &self.consts {
+            if (slot as usize) < N {
+                r[slot as usize][c as usize & 3] = s.splat(v);
+            }
+        }
+        for k in 0..self.dst.len() {
+            let (slot, c) = self.dst[k];
+            if (slot as usize) < N {
+                let v = stamp.attr(k);
+                r[slot as usize][c as usize & 3] = if self.sat & (1 << k) != 0 {
+                    v.max(zero).min(one)
+                } else {
+                    v
+                };
+            }
+        }
+        r
+    }
+
+    /// The input registers of lane `l` of a scalar stamp (same values as [`InputMap::regs`]).
+    fn regs_scalar<const N: usize>(&self, stamp: &ScalarStamp<'_>, l: usize) -> [[f32; 4]; N] {
+        let (n, stride) = (self.list.len(), stamp.stride);
+        let mut r = [[0.0f32; 4]; N];
+        for &(slot, c, v) in &self.consts {
+            if (slot as usize) < N {
+                r[slot as usize][c as usize & 3] = v;
+            }
+        }
+        for k in 0..n {
+            let (slot, c) = self.dst[k];
+            if (slot as usize) < N {
+                let v = stamp.inputs[l * stride + k];
+                r[slot as usize][c as usize & 3] = if self.sat & (1 << k) != 0 {
+                    crate::pixel::fmin(crate::pixel::fmax(v, 0.0), 1.0)
+                } else {
+                    v
+                };
+            }
+        }
+        r
+    }
+}
+
+/// A one-lane stamp for the single-pixel entry point of [`PixelStage`].
+fn single<P: PixelStage>(stage: &P, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
+    let n = stage.inputs().len();
+    let mut inputs = vec![0.0; 8 * n];
+    for (k, v) in inputs.iter_mut().take(n).enumerate() {
+        *v = attr(k);
+    }
+    stage.shade_stamp_scalar(&ScalarStamp {
+        x: 0,
+        y: 0,
+        coverage: 1,
+        front: true,
+        inputs: &inputs,
+        stride: n,
+    })[0]
+}
+
+/// The fixed-function pixel stage: texture-stage cascade and specular add
+/// (fixed-function.md 11); writes RT0.
+pub(crate) struct FfpPixelStage {
+    pub(crate) map: InputMap,
+    pub(crate) program: Arc<FfpPixelProgram>,
+    pub(crate) consts: FfpPixelConsts,
+    pub(crate) textures: Arc<BoundTextures>,
+    /// The Reference cascade reads the raw states.
+    pub(crate) state: Arc<FfpState>,
+    pub(crate) stage_textures: [StageTexture; 8],
+    pub(crate) divisors: [Option<u8>; 8],
+}
+
+impl PixelStage for FfpPixelStage {
+    fn inputs(&self) -> &[usize] {
+        &self.map.list
+    }
+
+    fn flat_inputs(&self) -> u64 {
+        self.map.flat
+    }
+
+    #[inline(always)]
+    fn shade<S: Simd>(
+        &self,
+        s: S,
+        stamp: &Stamp<'_, S>,
+        _attrs: &AttrPlanes<'_>,
+        out: &mut PixelOut<S>,
+    ) {
+        let r: [[S::F; 4]; 10] = self.map.regs(s, stamp);
+        let mut texcoord = [r[2]; 8];
+        for t in 0..8 {
+            texcoord[t] = r[2 + t];
+        }
+        let inp = PixelInput {
+            diffuse: r[0],
+            specular: r[1],
+            texcoord,
+        };
+        out.color[0] = self.program.shade8(
+            s,
+            &self.consts,
+            &inp,
+            self.textures.as_ref(),
+            stamp.coverage,
+        );
+        out.written = 1;
+        out.kill = s.mask_from_bits(0);
+        out.depth = None;
+    }
+
+    fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
+        single(self, attr)
+    }
+
+    fn shade_stamp_scalar(&self, stamp: &ScalarStamp<'_>) -> [PixelOutScalar; 8] {
+        let inp: [PixelInput<f32>; 8] = std::array::from_fn(|l| {
+            let r: [[f32; 4]; 10] = self.map.regs_scalar(stamp, l);
+            PixelInput {
+                diffuse: r[0],
+                specular: r[1],
+                texcoord: std::array::from_fn(|t| r[2 + t]),
+            }
+        });
+        let c = reference_shade8(
+            &self.state,
+            self.stage_textures,
+            self.divisors,
+            &inp,
+            self.textures.as_ref(),
+            stamp.coverage as u8,
+        );
+        std::array::from_fn(|l| PixelOutScalar {
+            color: [c[l], [0.0; 4], [0.0; 4], [0.0; 4]],
+            written: 1,
+            kill: false,
+            depth: None,
+        })
+    }
+}
+
+/// Owned shader constants of a draw.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OwnedConstants {
+    pub(crate) float: Vec<[f32; 4]>,
+    pub(crate) int: Vec<[i32; 4]>,
+    pub(crate) bool: Vec<bool>,
+}
+
+impl OwnedConstants {
+    /// The interpreter's view.
+    pub(crate) fn view(&self) -> Constants<'_> {
+        Constants {
+            float: &self.float,
+            int: &self.int,
+            bool: &self.bool,
+        }
+    }
+}
+
+/// A pixel shader (ps_2_0 / 2_x / 3_0): colours `oC0`–`oC3`, `oDepth`,
+/// `texkill`, `vPos` and `vFace`.
+pub(crate) struct ShaderPixelStage {
+    pub(crate) map: InputMap,
+    pub(crate) program: Arc<Prepared>,
+    pub(crate) consts: OwnedConstants,
+    pub(crate) textures: Arc<BoundTextures>,
+    /// Bit i: the program writes oCi.
+    pub(crate) written: u32,
+}
+
+/// Stamp lanes of quad q (0 or 1), in the interpreter's quad order.
+const QUAD_LANES: [[usize; 4]; 2] = [[0, 1, 4, 5], [2, 3, 6, 7]];
+
+impl PixelStage for ShaderPixelStage {
+    fn inputs(&self) -> &[usize] {
+        &self.map.list
+    }
+
+    fn flat_inputs(&self) -> u64 {
+        self.map.flat
+    }
+
+    #[inline(always)]
+    fn shade<S: Simd>(
+        &self,
+        s: S,
+        stamp: &Stamp<'_, S>,
+        _attrs: &AttrPlanes<'_>,
+        out: &mut PixelOut<S>,
+    ) {
+        let v: [[S::F; 4]; 16] = self.map.regs(s, stamp);
+        let pos = [
+            s.splat(stamp.x as f32) + s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]),
+            s.splat(stamp.y as f32) + s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]),
+        ];
+        let face = s.splat(if stamp.front { 1.0 } else { -1.0 });
+        // Every lane of a quad with a covered pixel runs (helpers for derivatives).
+        let bits = stamp.coverage.bits();
+        let active =
+            if bits & 0x33 != 0 { 0x33 } else { 0 } | if bits & 0xCC != 0 { 0xCC } else { 0 };
+        let o = simd::run_pixel(
+            &self.program,
+            s,
+            &PixelInputs { v, pos, face },
+            &self.consts.view(),
+            self.textures.as_ref(),
+            s.mask_from_bits(active),
+        );
+        out.color = o.color;
+        out.written = self.written;
+        out.kill = o.kill;
+        out.depth = o.depth;
+    }
+
+    fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
+        single(self, attr)
+    }
+
+    fn shade_stamp_scalar(&self, stamp: &ScalarStamp<'_>) -> [PixelOutScalar; 8] {
+        let mut outs = [PixelOutScalar::default(); 8];
+        let consts = self.consts.view();
+        for lanes in QUAD_LANES {
+            if lanes.iter().all(|&l| stamp.coverage & (1 << l) == 0) {
+                continue;
+            }
+            let inputs: [ScalarPixelInputs; 4] = std::array::from_fn(|i| {
+                let l = lanes[i];
+                ScalarPixelInputs {
+                    v: self.map.regs_scalar(stamp, l),
+                    pos: [
+                        (stamp.x + (l as i32 & 3)) as f32,
+                        (stamp.y + (l as i32 >> 2)) as f32,
+                    ],
+                    face: if stamp.front { 1.0 } else { -1.0 },
+                }
+            });
+            let o = scalar::run_quad(
+                &self.program,
+                &inputs,
+                &consts,
+                self.textures.as_ref(),
+                [true; 4],
+            );
+            for (i, &l) in lanes.iter().enumerate() {
+                outs[l] = PixelOutScalar {
+                    color: o[i].color,
+                    written: self.written,
+                    kill: o[i].killed,
+                    depth: o[i].depth,
+                };
+            }
+        }
+        outs
+    }
+}

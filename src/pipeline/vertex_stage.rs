@@ -1,0 +1,374 @@
+//! The vertex stage of untransformed draws: fixed-function T&L (`ffp`) or a
+//! vertex shader (`shader::exec`), fed by `vertex::fetch`, writing the
+//! clip-space vertices the clip-space front end ([`super::clip_space`])
+//! clips and projects.
+//!
+//! Every distinct vertex a draw references is fetched and transformed once
+//! per instance (indexed draws reuse it through the assembly map): 8 at a
+//! time on the Warp driver, one at a time on the Reference driver.
+//!
+//! Output layout ([`Varyings`]): each vertex is `HEADER` floats (clip-space
+//! x, y, z, w, then the point size or NaN for "use D3DRS_POINTSIZE") and
+//! then the attributes: the vertex-output slots the pixel stage reads
+//! (4 floats each; colours first, so the fixed-function diffuse and
+//! specular sit at `geom`'s slots 0 and 4, and texture coordinates from
+//! attribute 8 on, where point sprites replace them), the fog factor, and
+//! the fixed-function user clip distances.
+//!
+//! Invariant: the Warp and Reference forms produce bit-identical buffers
+//! (the fetch, the ffp routine and the interpreters agree bit for bit).
+
+use std::sync::Arc;
+
+use crate::ffp::{
+    DrawOptions, FfpInputLayout, FfpState, FfpVertexConsts, FfpVertexProgram, ReferenceVertex,
+    VertexBatches, VertexJob, VertexOutput, process_vertices,
+};
+use crate::geom::{ATTR_TEX0, HEADER, VertexBuf};
+use crate::sampler::BoundTextures;
+use crate::shader::exec::regs::{OUT_D0, OUT_FOG, OUT_POS, OUT_PTS, OUT_T0};
+use crate::shader::exec::simd;
+use crate::shader::exec::{OutputLayout, Prepared, scalar};
+use crate::shader::token::Usage;
+use crate::simd::{Backend, FloatV, Kernel, Simd, dispatch};
+use crate::vertex::{FetchPlan, FetchStreams, VertexDeclaration};
+
+use super::pixel_stages::OwnedConstants;
+
+/// Where each vertex output lives in the draw's vertex buffer (attribute
+/// index = float offset after the header).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Varyings {
+    /// Attribute index of component 0 of each output slot, if stored.
+    pub(crate) slot_attr: [Option<usize>; 16],
+    /// Stored slots in attribute order.
+    pub(crate) slots: Vec<u16>,
+    /// Attribute index of the fog factor.
+    pub(crate) fog: Option<usize>,
+    /// Attribute index of user clip distance 0 (fixed function; 6 floats).
+    pub(crate) clip: Option<usize>,
+    /// Attribute floats per vertex.
+    pub(crate) attrs: usize,
+}
+
+impl Varyings {
+    /// Where output `slot`, component `comp` is stored.
+    pub(crate) fn attr(&self, slot: u16, comp: u8) -> Option<usize> {
+        self.slot_attr
+            .get(slot as usize)
+            .copied()
+            .flatten()
+            .map(|a| a + comp as usize)
+    }
+
+    /// The layout of a vertex-processed draw storing the slots of `needed`
+    /// (bit per slot); `tex` marks texture-coordinate slots (placed from
+    /// attribute 8 on), `colors` the slots placed first (in order).
+    pub(crate) fn new(needed: u16, tex: u16, colors: &[u16], fog: bool, clip: bool) -> Varyings {
+        let mut v = Varyings::default();
+        let mut order: Vec<u16> = colors.to_vec();
+        order.extend((0..16).filter(|s| needed & (1 << s) != 0 && tex & (1 << s) == 0));
+        let mut seen = 0u16;
+        let mut place = |v: &mut Varyings, s: u16| {
+            if seen & (1 << s) == 0 {
+                seen |= 1 << s;
+                v.slot_attr[s as usize] = Some(v.attrs);
+                v.slots.push(s);
+                v.attrs += 4;
+            }
+        };
+        for &s in &order {
+            place(&mut v, s);
+        }
+        if needed & tex != 0 {
+            v.attrs = v.attrs.max(ATTR_TEX0);
+            for s in 0..16 {
+                if needed & tex & (1 << s) != 0 {
+                    place(&mut v, s);
+                }
+            }
+        }
+        if fog {
+            // Component 2 of its own group: point sprites replace only
+            // components 0 and 1 of attributes from 8 on.
+            v.fog = Some(v.attrs + 2);
+            v.attrs += 4;
+        }
+        if clip {
+            v.clip = Some(v.attrs);
+            v.attrs += 8;
+        }
+        v
+    }
+
+    /// Floats per vertex.
+    pub(crate) fn stride(&self) -> usize {
+        HEADER + self.attrs
+    }
+}
+
+/// What transforms the vertices of a draw.
+pub(crate) enum VertexProc {
+    /// Fixed-function T&L.
+    Ffp {
+        state: Arc<FfpState>,
+        layout: FfpInputLayout,
+        plan: FetchPlan,
+        opts: DrawOptions,
+        program: Arc<FfpVertexProgram>,
+        consts: FfpVertexConsts,
+    },
+    /// A vertex shader.
+    Shader {
+        program: Arc<Prepared>,
+        plan: FetchPlan,
+        consts: OwnedConstants,
+    },
+}
+
+/// The fetch plan of a vertex shader: each declaration element feeds the
+/// input register declared with its usage and index.
+pub(crate) fn shader_plan(
+    program: &crate::shader::ir::Program,
+    decl: &VertexDeclaration,
+) -> FetchPlan {
+    use crate::shader::ir::Declaration;
+    use crate::shader::opcode::Opcode;
+    use crate::shader::token::RegisterFile;
+    let mut inputs: Vec<(u8, u8, u16)> = Vec::new();
+    for ins in &program.instructions {
+        if let (Opcode::Dcl, Some(d), Some(Declaration::Semantic { usage, index })) =
+            (ins.opcode, ins.dst, ins.declaration())
+            && d.reg.file == RegisterFile::Input
+            && d.reg.index < 16
+        {
+            inputs.push((usage as u8, index, d.reg.index));
+        }
+    }
+    FetchPlan::new(decl.elements(), |e| {
+        inputs
+            .iter()
+            .find(|&&(u, i, _)| u == e.usage as u8 && i == e.usage_index)
+            .map(|&(_, _, r)| (r, e.decl_type))
+    })
+}
+
+/// Writes one fixed-function vertex into `row`.
+fn put_ffp(o: &VertexOutput<f32>, var: &Varyings, points: bool, row: &mut [f32]) {
+    row[..4].copy_from_slice(&o.position);
+    row[4] = if points { o.point_size } else { f32::NAN };
+    let a = &mut row[HEADER..];
+    for &slot in &var.slots {
+        let v = match slot {
+            OUT_POS => o.position,
+            OUT_FOG => [o.fog, 0.0, 0.0, 0.0],
+            OUT_PTS => [o.point_size, 0.0, 0.0, 0.0],
+            s if s == OUT_D0 => o.diffuse,
+            s if s == OUT_D0 + 1 => o.specular,
+            s if (OUT_T0..OUT_T0 + 8).contains(&s) => o.texcoord[(s - OUT_T0) as usize],
+            _ => [0.0; 4],
+        };
+        let at = var.slot_attr[slot as usize].unwrap_or(0);
+        a[at..at + 4].copy_from_slice(&v);
+    }
+    if let Some(f) = var.fog {
+        a[f] = o.fog;
+    }
+    if let Some(c) = var.clip {
+        a[c..c + 6].copy_from_slice(&o.clip_distance);
+    }
+}
+
+/// Writes one shader-processed vertex (its output slots) into `row`.
+fn put_shader(
+    out: &[[f32; 4]; 16],
+    layout: &OutputLayout,
+    legacy: bool,
+    var: &Varyings,
+    row: &mut [f32],
+) {
+    row[..4].copy_from_slice(&layout.position.map_or([0.0; 4], |p| out[p as usize & 15]));
+    row[4] = layout
+        .point_size
+        .map_or(f32::NAN, |(s, c)| out[s as usize & 15][c as usize & 3]);
+    let a = &mut row[HEADER..];
+    for &slot in &var.slots {
+        let at = var.slot_attr[slot as usize].unwrap_or(0);
+        a[at..at + 4].copy_from_slice(&out[slot as usize & 15]);
+    }
+    if let Some(f) = var.fog {
+        // vs < 3: oFog.x, already saturated; vs_3_0: the FOG output,
+        // saturated; an unwritten fog reads 0 (fixed-function.md 9.2).
+        a[f] = if legacy {
+            out[OUT_FOG as usize][0]
+        } else {
+            layout.fog.map_or(0.0, |(s, c)| {
+                crate::ffp::math::sat(out[s as usize & 15][c as usize & 3])
+            })
+        };
+    }
+}
+
+/// 8-lane vertex-shader kernel over one instance's vertices.
+struct ShaderBatch<'a> {
+    program: &'a Prepared,
+    plan: &'a FetchPlan,
+    streams: &'a FetchStreams,
+    numbers: &'a [u32],
+    instance: u32,
+    consts: &'a OwnedConstants,
+    textures: &'a BoundTextures,
+    outs: &'a mut Vec<[[[f32; 8]; 4]; 16]>,
+}
+
+impl Kernel for ShaderBatch<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let (zero, one) = (s.splat(0.0), s.splat(1.0));
+        let consts = self.consts.view();
+        for chunk in self.numbers.chunks(8) {
+            let last = chunk[chunk.len() - 1];
+            let mut idx = [last; 8];
+            idx[..chunk.len()].copy_from_slice(chunk);
+            // Undeclared inputs read (0, 0, 0, 1) (bytecode.md 4.3).
+            let mut regs = [[zero, zero, zero, one]; 16];
+            self.streams
+                .fetch8(s, self.plan, &idx, self.instance, &mut regs);
+            let active = s.mask_from_bits((1u32 << chunk.len()) - 1);
+            let o = simd::run_vertex(self.program, s, &regs, &consts, self.textures, active);
+            let mut rows = [[[0.0f32; 8]; 4]; 16];
+            for slot in 0..16 {
+                for c in 0..4 {
+                    rows[slot][c] = o[slot][c].to_array();
+                }
+            }
+            self.outs.push(rows);
+        }
+    }
+}
+
+impl VertexProc {
+    /// Transforms `numbers` (vertex numbers after index lookup) of
+    /// `instance`, appending one vertex per number to `buf`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run(
+        &self,
+        reference: bool,
+        backend: Backend,
+        streams: &FetchStreams,
+        numbers: &[u32],
+        instance: u32,
+        textures: &BoundTextures,
+        var: &Varyings,
+        buf: &mut VertexBuf,
+    ) {
+        let stride = buf.stride;
+        let base = buf.data.len();
+        buf.data.resize(base + numbers.len() * stride, 0.0);
+        let rows = &mut buf.data[base..];
+        match self {
+            VertexProc::Ffp {
+                state,
+                layout,
+                plan,
+                opts,
+                program,
+                consts,
+            } => {
+                let points = opts.points;
+                if reference {
+                    let rv = ReferenceVertex::new(state, layout, *opts);
+                    let mask = program.layout();
+                    for (i, &n) in numbers.iter().enumerate() {
+                        let mut regs = [[0.0f32; 4]; crate::ffp::state::IN_COUNT];
+                        streams.fetch1(plan, n, instance, &mut regs);
+                        let o = mask.mask(&rv.process(&regs));
+                        put_ffp(&o, var, points, &mut rows[i * stride..(i + 1) * stride]);
+                    }
+                } else {
+                    let mut batches = VertexBatches::default();
+                    let job = VertexJob {
+                        program,
+                        consts,
+                        streams,
+                        plan,
+                        instance,
+                    };
+                    process_vertices(backend, job, numbers, &mut batches);
+                    for i in 0..numbers.len() {
+                        let o = batches.vertex(i);
+                        put_ffp(&o, var, points, &mut rows[i * stride..(i + 1) * stride]);
+                    }
+                }
+            }
+            VertexProc::Shader {
+                program,
+                plan,
+                consts,
+            } => {
+                let layout = program.outputs();
+                let legacy = program.version().major < 3;
+                if reference {
+                    let c = consts.view();
+                    for (i, &n) in numbers.iter().enumerate() {
+                        let mut regs = [[0.0, 0.0, 0.0, 1.0f32]; 16];
+                        streams.fetch1(plan, n, instance, &mut regs);
+                        let out = scalar::run_vertex(program, &regs, &c, textures);
+                        put_shader(
+                            &out,
+                            layout,
+                            legacy,
+                            var,
+                            &mut rows[i * stride..(i + 1) * stride],
+                        );
+                    }
+                } else {
+                    let mut outs = Vec::with_capacity(numbers.len().div_ceil(8));
+                    dispatch(
+                        backend,
+                        ShaderBatch {
+                            program,
+                            plan,
+                            streams,
+                            numbers,
+                            instance,
+                            consts,
+                            textures,
+                            outs: &mut outs,
+                        },
+                    );
+                    for i in 0..numbers.len() {
+                        let b = &outs[i / 8];
+                        let l = i % 8;
+                        let out: [[f32; 4]; 16] =
+                            std::array::from_fn(|s| std::array::from_fn(|c| b[s][c][l]));
+                        put_shader(
+                            &out,
+                            layout,
+                            legacy,
+                            var,
+                            &mut rows[i * stride..(i + 1) * stride],
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Which output slots of `layout` hold only TEXCOORD varyings.
+pub(crate) fn texcoord_slots(layout: &OutputLayout) -> u16 {
+    let mut tex = 0u16;
+    let mut other = 0u16;
+    for v in &layout.varyings {
+        if v.slot < 16 {
+            if v.usage == Usage::TexCoord {
+                tex |= 1 << v.slot;
+            } else {
+                other |= 1 << v.slot;
+            }
+        }
+    }
+    tex & !other
+}
