@@ -59,3 +59,30 @@ fn update_texture_with_a_huge_dirty_box_does_not_panic() {
     d.update_texture(&(&src).into(), &(&dst).into())
         .expect("the dirty box is clipped to each level");
 }
+
+/// Found by `cargo fuzz run shader_decode`: a sampler declaration with an
+/// empty write mask validated, but its disassembly (`dcl_2d s0`) assembles
+/// back with `.xyzw`, breaking the round trip. Such declarations are invalid.
+#[test]
+fn sampler_declarations_need_a_full_write_mask() {
+    use warp9::shader::{ShaderLimits, decode, validate};
+    let program = |mask: u32| {
+        vec![
+            0xFFFF_0300,                // ps_3_0
+            0x0200_001F,                // dcl
+            0x9000_0000,                // _2d
+            0xA000_0800 | (mask << 16), // s0 with `mask`
+            0x0200_0001,                // mov
+            0x800F_0800,                // oC0
+            0xA0E4_0000,                // c0
+            0x0000_FFFF,
+        ]
+    };
+    let bad = decode(&program(0)).expect("decodes");
+    let e = validate(&bad, &ShaderLimits::sm3()).expect_err("empty sampler mask");
+    assert_eq!(e.rule, "declaration");
+    let good = decode(&program(0xF)).expect("decodes");
+    assert!(validate(&good, &ShaderLimits::sm3()).is_ok());
+    let text = good.disassemble();
+    assert_eq!(warp9::shader::assemble(&text).unwrap(), program(0xF));
+}
