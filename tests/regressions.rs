@@ -86,3 +86,20 @@ fn sampler_declarations_need_a_full_write_mask() {
     let text = good.disassemble();
     assert_eq!(warp9::shader::assemble(&text).unwrap(), program(0xF));
 }
+
+/// Found by `cargo fuzz run shader_asm`: the assembler accepted relative
+/// addressing on a dcl destination (`dcl_texcoord1 c5[a0.y]`), emitting
+/// bytecode the decoder rejects. Whatever assembles must decode.
+#[test]
+fn the_assembler_refuses_relative_addressing_where_the_decoder_does() {
+    let bad = "vs_3_0\ndcl_texcoord1 c5[a0.y]\nmov o0, v0\n";
+    let e = warp9::shader::assemble(bad).expect_err("relative dcl destination");
+    assert!(e.message.contains("relative addressing"), "{e}");
+    assert!(warp9::shader::assemble("vs_1_1\nmov r0[a0.x], v0\n").is_err());
+    // Relative destinations of SM2+ instructions stay legal and round-trip.
+    let ok = warp9::shader::assemble(
+        "vs_3_0\ndcl_position v0\ndcl_position o0\nmova a0.x, v0.x\nmov o0, v0\n",
+    )
+    .unwrap();
+    assert_eq!(warp9::shader::decode(&ok).unwrap().encode().unwrap(), ok);
+}
