@@ -103,3 +103,35 @@ fn the_assembler_refuses_relative_addressing_where_the_decoder_does() {
     .unwrap();
     assert_eq!(warp9::shader::decode(&ok).unwrap().encode().unwrap(), ok);
 }
+
+/// Found by `cargo fuzz run shader_decode`: `texkill` with an empty
+/// component mask validated, but disassembles as `texkill r0` (all
+/// components), so it could not round-trip. It is invalid now.
+#[test]
+fn texkill_needs_a_component_mask() {
+    use warp9::shader::{ShaderLimits, decode, validate};
+    let program = |mask: u32| {
+        // ps_2_0; dcl t0; texkill t0.<mask>; mov oC0, c0
+        vec![
+            0xFFFF_0200,
+            0x0200_001F,
+            0x8000_0000,
+            0xB00F_0000,
+            0x0100_0041,
+            0xB000_0000 | (mask << 16),
+            0x0200_0001,
+            0x800F_0800,
+            0xA0E4_0000,
+            0x0000_FFFF,
+        ]
+    };
+    let bad = decode(&program(0)).expect("decodes");
+    let e = validate(&bad, &ShaderLimits::level_9_1()).expect_err("empty texkill mask");
+    assert_eq!(e.rule, "write-mask");
+    let good = decode(&program(0xF)).expect("decodes");
+    validate(&good, &ShaderLimits::level_9_1()).expect("texkill t0 is valid");
+    assert_eq!(
+        warp9::shader::assemble(&good.disassemble()).unwrap(),
+        program(0xF)
+    );
+}
