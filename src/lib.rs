@@ -40,7 +40,6 @@ pub mod format;
 mod pipeline;
 pub mod resource;
 pub mod shader;
-/// 8-lane SIMD vectors with run-time backend dispatch (portable `wide`, AVX2).
 pub mod simd;
 pub mod state;
 pub mod texture_fetch;
