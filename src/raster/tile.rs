@@ -8,9 +8,9 @@
 //! 68 * (|a| + |b|) < 2^30 of zero (|a|, |b| < 2^23 inside the guard band).
 
 use super::TILE;
-use crate::om::{StampIn, merge};
+use crate::om::{FastOm, FastTargets, StampIn, merge, merge_fast};
 use crate::pipeline::FrameTargets;
-use crate::pipeline::state::{DrawState, FogSource};
+use crate::pipeline::state::DrawState;
 use crate::pixel::setup::{Cover, Edge, PrimSetup, rel};
 use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
 use crate::reference::Inputs;
@@ -27,6 +27,58 @@ pub(crate) struct Ctx<'a, P> {
     pub(crate) bins: &'a [Vec<u32>],
     pub(crate) tiles_x: i32,
     pub(crate) tiles_y: i32,
+    /// The merger's fast path, when the draw's state selects it.
+    pub(crate) fast: Option<FastOm>,
+    /// Table fog from w (stamps need `1 / q` even for affine primitives).
+    pub(crate) w_fog: bool,
+}
+
+/// Where stamps are merged: the general merger, or its fast path on word
+/// views of the band's depth buffer and RT0.
+trait Sink<S: Simd> {
+    /// First surface row of the band.
+    fn y0(&self) -> i32;
+    /// Merges one stamp (`inp.y` band-relative).
+    fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32;
+}
+
+/// The general merger on the band's targets.
+struct General<'a, 'b> {
+    fb: &'a mut FrameTargets<'b>,
+}
+
+impl<S: Simd> Sink<S> for General<'_, '_> {
+    #[inline(always)]
+    fn y0(&self) -> i32 {
+        self.fb.y0
+    }
+    #[inline(always)]
+    fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32 {
+        merge(s, st, out, inp, self.fb.depth.as_mut(), &mut self.fb.colors)
+    }
+}
+
+/// The fast path ([`merge_fast`]), with the general merger on the same
+/// views for stamps that reach past the band's bytes.
+struct Fast<'a> {
+    f: FastOm,
+    t: FastTargets<'a>,
+    y0: i32,
+}
+
+impl<S: Simd> Sink<S> for Fast<'_> {
+    #[inline(always)]
+    fn y0(&self) -> i32 {
+        self.y0
+    }
+    #[inline(always)]
+    fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32 {
+        if self.t.holds(inp.x, inp.y) {
+            merge_fast(s, &self.f, out, inp, &mut self.t)
+        } else {
+            self.t.merge_general(s, st, out, inp)
+        }
+    }
 }
 
 /// Plane values of one primitive over a region, factored by column and row:
@@ -112,23 +164,43 @@ impl<P: PixelStage> Kernel for Band<'_, '_, P> {
         if ty >= ctx.tiles_y {
             return 0;
         }
-        let mut samples = 0u64;
-        let mut out = PixelOut::new(s);
-        let mut ip = Interp::new(s);
-        for tx in 0..ctx.tiles_x {
-            let tile = Rect::new(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE)
-                .intersect(&ctx.st.clip)
-                .intersect(&Rect::new(0, fb.y0, i32::MAX, fb.y0 + fb.rows));
-            if tile.is_empty() {
-                continue;
-            }
-            for &pi in &ctx.bins[(ty * ctx.tiles_x + tx) as usize] {
-                let p = &ctx.setups[pi as usize];
-                samples += u64::from(prim(s, ctx, p, tile, &mut fb, &mut out, &mut ip));
-            }
+        let band = Rect::new(0, fb.y0, i32::MAX, fb.y0 + fb.rows);
+        let y0 = fb.y0;
+        if let Some(f) = ctx.fast
+            && let Some(t) = FastTargets::new(fb.depth.as_mut(), fb.colors[0].as_mut())
+        {
+            return tiles(s, ctx, ty, band, &mut Fast { f, t, y0 });
         }
-        samples
+        tiles(s, ctx, ty, band, &mut General { fb: &mut fb })
     }
+}
+
+/// The tiles of band row `ty` (pixels inside `band`), each tile's binned
+/// primitives in order.
+#[inline(always)]
+fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    ty: i32,
+    band: Rect,
+    sink: &mut K,
+) -> u64 {
+    let mut samples = 0u64;
+    let mut out = PixelOut::new(s);
+    let mut ip = Interp::new(s);
+    for tx in 0..ctx.tiles_x {
+        let tile = Rect::new(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE)
+            .intersect(&ctx.st.clip)
+            .intersect(&band);
+        if tile.is_empty() {
+            continue;
+        }
+        for &pi in &ctx.bins[(ty * ctx.tiles_x + tx) as usize] {
+            let p = &ctx.setups[pi as usize];
+            samples += u64::from(prim(s, ctx, p, tile, sink, &mut out, &mut ip));
+        }
+    }
+    samples
 }
 
 /// Lanes of stamp (x, y) inside `r`.
@@ -149,12 +221,12 @@ fn region_bits(r: &Rect, x: i32, y: i32) -> u32 {
 }
 
 #[inline(always)]
-fn prim<S: Simd, P: PixelStage>(
+fn prim<S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'_, P>,
     p: &PrimSetup,
     tile: Rect,
-    fb: &mut FrameTargets<'_>,
+    fb: &mut K,
     out: &mut PixelOut<S>,
     ip: &mut Interp<S>,
 ) -> u32 {
@@ -209,13 +281,13 @@ struct PEdge<I> {
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn tri<S: Simd, P: PixelStage>(
+fn tri<S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'_, P>,
     p: &PrimSetup,
     e: &[Edge; 3],
     r: Rect,
-    fb: &mut FrameTargets<'_>,
+    fb: &mut K,
     out: &mut PixelOut<S>,
     ip: &mut Interp<S>,
 ) -> u32 {
@@ -316,22 +388,19 @@ fn tri<S: Simd, P: PixelStage>(
 /// Shades and merges one stamp of `p` with coverage `bits`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn stamp<S: Simd, P: PixelStage>(
+fn stamp<S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'_, P>,
     p: &PrimSetup,
     x: i32,
     y: i32,
     bits: u32,
-    fb: &mut FrameTargets<'_>,
+    fb: &mut K,
     out: &mut PixelOut<S>,
     ip: &mut Interp<S>,
 ) -> u32 {
     let one = s.splat(1.0);
-    let w_fog = matches!(
-        ctx.st.fog.map(|f| f.source),
-        Some(FogSource::Table { w_based: true, .. })
-    );
+    let w_fog = ctx.w_fog;
     let np = ip.np;
     let n = np - 2;
     let c = ((x - ip.x0) >> 2) as usize * np;
@@ -381,7 +450,7 @@ fn stamp<S: Simd, P: PixelStage>(
         bias: p.bias,
         front: p.front,
         x,
-        y: y - fb.y0,
+        y: y - fb.y0(),
     };
-    merge(s, ctx.st, out, &inp, fb.depth.as_mut(), &mut fb.colors)
+    fb.merge(s, ctx.st, out, &inp)
 }
