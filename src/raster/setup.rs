@@ -28,18 +28,21 @@ struct Batch<'a> {
     area: [f32; 8],
     /// `vals[p][j][lane]`: plane p, vertex j.
     vals: &'a [[[f32; 8]; 3]],
+    /// Receives one `[Plane; 8]` per plane (cleared first).
+    out: &'a mut Vec<[Plane; 8]>,
 }
 
 impl Kernel for Batch<'_> {
-    type Output = Vec<[Plane; 8]>;
+    type Output = ();
     #[inline(always)]
-    fn run<S: Simd>(self, s: S) -> Vec<[Plane; 8]> {
+    fn run<S: Simd>(self, s: S) {
         let dx1 = s.f32s(self.d[0]);
         let dy1 = s.f32s(self.d[1]);
         let dx2 = s.f32s(self.d[2]);
         let dy2 = s.f32s(self.d[3]);
         let inv = s.splat(1.0) / s.f32s(self.area);
-        let mut out = Vec::with_capacity(self.vals.len());
+        let out = self.out;
+        out.clear();
         for v in self.vals {
             let (v0, v1, v2) = (s.f32s(v[0]), s.f32s(v[1]), s.f32s(v[2]));
             let (da1, da2) = (v1 - v0, v2 - v0);
@@ -55,7 +58,6 @@ impl Kernel for Batch<'_> {
             }
             out.push(p);
         }
-        out
     }
 }
 
@@ -71,6 +73,7 @@ pub(crate) fn build(
 ) {
     let flat = if st.flat { inputs.flat } else { 0 };
     let mut pending: Vec<Pending> = Vec::with_capacity(8);
+    let mut bufs = FlushBufs::default();
     for prim in prims {
         match *prim {
             Prim::Point(v) => {
@@ -100,13 +103,33 @@ pub(crate) fn build(
                 if let Some(p) = cull_and_edges(st, buf, v, provoking) {
                     pending.push(p);
                     if pending.len() == 8 {
-                        flush(st, buf, inputs, flat, backend, &mut pending, out, planes);
+                        flush(
+                            st,
+                            buf,
+                            inputs,
+                            flat,
+                            backend,
+                            &mut pending,
+                            &mut bufs,
+                            out,
+                            planes,
+                        );
                     }
                 }
             }
         }
     }
-    flush(st, buf, inputs, flat, backend, &mut pending, out, planes);
+    flush(
+        st,
+        buf,
+        inputs,
+        flat,
+        backend,
+        &mut pending,
+        &mut bufs,
+        out,
+        planes,
+    );
 }
 
 fn cull_and_edges(st: &DrawState, buf: &VertexBuf, v: [u32; 3], provoking: u32) -> Option<Pending> {
@@ -153,6 +176,13 @@ fn cull_and_edges(st: &DrawState, buf: &VertexBuf, v: [u32; 3], provoking: u32) 
     })
 }
 
+/// Buffers [`flush`] reuses from batch to batch.
+#[derive(Default)]
+struct FlushBufs {
+    vals: Vec<[[f32; 8]; 3]>,
+    res: Vec<[Plane; 8]>,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn flush(
     st: &DrawState,
@@ -161,6 +191,7 @@ fn flush(
     flat: u64,
     backend: crate::simd::Backend,
     pending: &mut Vec<Pending>,
+    bufs: &mut FlushBufs,
     out: &mut Vec<PrimSetup>,
     planes: &mut Vec<Plane>,
 ) {
@@ -171,7 +202,9 @@ fn flush(
     let mut d = [[0f32; 8]; 4];
     let mut area = [1f32; 8];
     // Planes: z, q, then the inputs.
-    let mut vals = vec![[[0f32; 8]; 3]; 2 + n_in];
+    let vals = &mut bufs.vals;
+    vals.clear();
+    vals.resize(2 + n_in, [[0f32; 8]; 3]);
     let mut persp_on = [false; 8];
     for (l, p) in pending.iter().enumerate() {
         let (x, y) = (p.x, p.y);
@@ -193,14 +226,16 @@ fn flush(
             }
         }
     }
-    let res = crate::simd::dispatch(
+    crate::simd::dispatch(
         backend,
         Batch {
             d,
             area,
-            vals: &vals,
+            vals,
+            out: &mut bufs.res,
         },
     );
+    let res = &bufs.res;
     for (l, p) in pending.drain(..).enumerate() {
         let z = res[0][l];
         let attr_off = planes.len() as u32;

@@ -121,10 +121,14 @@ impl<S: Simd> Interp<S> {
         let np = 2 + inputs.len();
         self.np = np;
         let zero = s.splat(0.0);
-        self.t.clear();
-        self.t.resize(cols * np, zero);
-        self.u.clear();
-        self.u.resize(rows * np, zero);
+        // Grow only: every term this region reads is written below (no
+        // clear-and-refill per primitive and tile).
+        if self.t.len() < cols * np {
+            self.t.resize(cols * np, zero);
+        }
+        if self.u.len() < rows * np {
+            self.u.resize(rows * np, zero);
+        }
         let lx = s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
         let ly = s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
         for k in 0..np {
@@ -143,8 +147,9 @@ impl<S: Simd> Interp<S> {
                 self.u[r * np + k] = ddy * fy;
             }
         }
-        self.vals.clear();
-        self.vals.resize(inputs.len(), zero);
+        if self.vals.len() != inputs.len() {
+            self.vals.resize(inputs.len(), zero);
+        }
     }
 }
 
