@@ -37,7 +37,13 @@ pub mod api;
 pub mod caps;
 pub mod error;
 pub mod format;
+mod geom;
+mod om;
 mod pipeline;
+/// The pixel stage interface: attribute planes, 8-lane stamps, the stage trait.
+pub mod pixel;
+mod raster;
+mod reference;
 pub mod resource;
 pub mod shader;
 pub mod simd;

@@ -41,6 +41,8 @@ pub struct Device {
     pub(crate) frame: u64,
     /// Samples that passed depth and stencil since creation (occlusion queries).
     pub(crate) samples_passed: u64,
+    /// The rasterizer's long-lived resources (the Warp worker pool).
+    pub(crate) pipeline: crate::pipeline::Pipeline,
 }
 
 /// `D3DGAMMARAMP`: 256 16-bit entries per channel, applied at present.
@@ -231,6 +233,7 @@ impl Device {
             gamma: GammaRamp::default(),
             frame: 0,
             samples_passed: 0,
+            pipeline: crate::pipeline::Pipeline::default(),
         };
         device.render_targets[0] = Some(back_buffer);
         Ok(device)

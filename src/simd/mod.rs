@@ -22,9 +22,11 @@
 //!   executed on a CPU that has them.
 //!
 //! For AVX2 code generation, [`Kernel::run`] implementations and the generic
-//! functions they call on the hot path should be `#[inline(always)]`: code
-//! that is inlined into the trampoline is compiled with AVX2 enabled; code
-//! that is not stays correct but runs the intrinsics as calls.
+//! functions they call on the hot path must be `#[inline(always)]` and must
+//! not use closures (including `array::map` / `from_fn`) on vectors: code
+//! that is not inlined into the trampoline is compiled without AVX2 and
+//! calls every intrinsic as a function (measured: 20x slower). It stays
+//! correct, only slow.
 
 use std::fmt::Debug;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Not, Sub};
@@ -61,6 +63,9 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
     fn i32s(self, a: [i32; 8]) -> Self::I;
     /// Lanes from the first 8 `u32`s of `s` (as bit patterns). Panics if `s` is shorter.
     fn load_u32(self, s: &[u32]) -> Self::I;
+    /// Lanes 0..4 from `r0[..4]`, lanes 4..8 from `r1[..4]` (a 4x2 stamp's
+    /// two rows). Panics if a slice is shorter than 4.
+    fn load_u32_rows(self, r0: &[u32], r1: &[u32]) -> Self::I;
     /// A mask whose lane i is set when bit i of `bits` is.
     fn mask_from_bits(self, bits: u32) -> Self::M;
     /// `floor(z * (2^bits - 1) + 0.5)` computed in f64, for `z` in [0, 1]
@@ -125,6 +130,9 @@ pub trait IntV:
     fn to_array(self) -> [i32; 8];
     /// Stores the lanes into the first 8 `u32`s of `out` (panics if shorter).
     fn store_u32(self, out: &mut [u32]);
+    /// Stores lanes 0..4 into `r0[..4]` and lanes 4..8 into `r1[..4]` (the
+    /// inverse of [`Simd::load_u32_rows`]). Panics if a slice is shorter than 4.
+    fn store_u32_rows(self, r0: &mut [u32], r1: &mut [u32]);
     /// Low 32 bits of the lane-wise product.
     fn mul_lo(self, b: Self) -> Self;
     /// Shift left by `n` (< 32).
@@ -217,6 +225,32 @@ impl Backend {
             Backend::Avx2(_) => Avx2::NAME,
         }
     }
+}
+
+/// `floor(z * (2^bits - 1) + 0.5)` for `z` in [0, 1] and `1 <= bits <= 24`:
+/// the same integers as [`Simd::unorm_f64`], in f32 and integer operations
+/// only (no f64 widening).
+///
+/// Why it is exact: `a = z * 2^bits` is exact (a power-of-two scale), and
+/// with `i = floor(a)`, `f = a - i` (exact), the wanted value is
+/// `i + floor(f - z + 0.5)`, where `f - z + 0.5` lies in (-0.5, 1.5). So it
+/// is `i + 1` when `f - 0.5 >= z`, `i - 1` when `z - 0.5 > f`, else `i`.
+/// `f - 0.5` is exact whenever `a >= 0.5` (then `f` is a multiple of
+/// `ulp(a) >= 2^-24` and `|f - 0.5| <= 0.5`); for `a < 0.5` it is negative
+/// however it rounds, and so is the exact value, so the test still answers
+/// right. `z - 0.5` is exact for `z >= 0.25` (Sterbenz) and below that both
+/// it and the exact value are `< 0 <= f`. Tests compare it with the f64 form
+/// at every rounding boundary (and, ignored by default, at every f32 in [0, 1]).
+#[inline(always)]
+pub fn unorm<S: Simd>(s: S, z: S::F, bits: u32) -> S::I {
+    let half = s.splat(0.5);
+    let a = z * s.splat((1u32 << bits) as f32);
+    let i = a.to_i32();
+    let f = a - i.to_f32();
+    let up = (f - half).ge(z).to_i();
+    let down = (z - half).gt(f).to_i();
+    // Masks are -1 where set.
+    i - up + down
 }
 
 /// Runs `k` on `backend`; with AVX2 inside a `#[target_feature(enable = "avx2")]` function.

@@ -51,6 +51,20 @@ impl Simd for Portable {
         PI(i32x8::from(a.map(|v| v as i32)))
     }
     #[inline(always)]
+    fn load_u32_rows(self, r0: &[u32], r1: &[u32]) -> PI {
+        let (a, b) = (&r0[..4], &r1[..4]);
+        PI(i32x8::from([
+            a[0] as i32,
+            a[1] as i32,
+            a[2] as i32,
+            a[3] as i32,
+            b[0] as i32,
+            b[1] as i32,
+            b[2] as i32,
+            b[3] as i32,
+        ]))
+    }
+    #[inline(always)]
     fn mask_from_bits(self, bits: u32) -> PM {
         PM(i32x8::from(std::array::from_fn::<i32, 8, _>(|i| {
             -(((bits >> i) & 1) as i32)
@@ -197,6 +211,14 @@ impl IntV for PI {
     #[inline(always)]
     fn store_u32(self, out: &mut [u32]) {
         out[..8].copy_from_slice(&self.0.to_array().map(|v| v as u32));
+    }
+    #[inline(always)]
+    fn store_u32_rows(self, r0: &mut [u32], r1: &mut [u32]) {
+        let a = self.0.to_array();
+        for i in 0..4 {
+            r0[i] = a[i] as u32;
+            r1[i] = a[4 + i] as u32;
+        }
     }
     #[inline(always)]
     fn mul_lo(self, b: PI) -> PI {

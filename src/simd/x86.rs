@@ -99,6 +99,17 @@ impl Simd for Avx2 {
         AI(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) })
     }
     #[inline(always)]
+    fn load_u32_rows(self, r0: &[u32], r1: &[u32]) -> AI {
+        let (a, b) = (&r0[..4], &r1[..4]);
+        // SAFETY: AVX2 is present (token); both slices were checked to hold 4 u32s.
+        AI(unsafe {
+            _mm256_inserti128_si256::<1>(
+                _mm256_castsi128_si256(_mm_loadu_si128(a.as_ptr().cast())),
+                _mm_loadu_si128(b.as_ptr().cast()),
+            )
+        })
+    }
+    #[inline(always)]
     fn mask_from_bits(self, bits: u32) -> AM {
         let lanes = avx!(_mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128));
         let b = avx!(_mm256_set1_epi32(bits as i32));
@@ -108,16 +119,20 @@ impl Simd for Avx2 {
     fn unorm_f64(self, z: AF, bits: u32) -> AI {
         let scale = avx!(_mm256_set1_pd(((1u64 << bits) - 1) as f64));
         let half = avx!(_mm256_set1_pd(0.5));
-        let conv = |v: __m128| -> __m128i {
-            let d = avx!(_mm256_cvtps_pd(v));
-            let d = avx!(_mm256_add_pd(_mm256_mul_pd(d, scale), half));
-            let d = avx!(_mm256_round_pd::<
-                { _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC },
-            >(d));
-            avx!(_mm256_cvttpd_epi32(d))
-        };
-        let lo = conv(avx!(_mm256_castps256_ps128(z.0)));
-        let hi = conv(avx!(_mm256_extractf128_ps::<1>(z.0)));
+        // Written out (no closure): closures are compiled outside the
+        // trampoline and would not inline the intrinsics.
+        let lo = avx!(_mm256_cvtps_pd(_mm256_castps256_ps128(z.0)));
+        let hi = avx!(_mm256_cvtps_pd(_mm256_extractf128_ps::<1>(z.0)));
+        let lo = avx!(_mm256_add_pd(_mm256_mul_pd(lo, scale), half));
+        let hi = avx!(_mm256_add_pd(_mm256_mul_pd(hi, scale), half));
+        let lo = avx!(_mm256_round_pd::<
+            { _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC },
+        >(lo));
+        let hi = avx!(_mm256_round_pd::<
+            { _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC },
+        >(hi));
+        let lo = avx!(_mm256_cvttpd_epi32(lo));
+        let hi = avx!(_mm256_cvttpd_epi32(hi));
         AI(avx!(_mm256_inserti128_si256::<1>(
             _mm256_castsi128_si256(lo),
             hi
@@ -247,6 +262,15 @@ impl IntV for AI {
         let out = &mut out[..8];
         // SAFETY: AVX2 is present (module invariant); the slice holds 8 u32s.
         unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) };
+    }
+    #[inline(always)]
+    fn store_u32_rows(self, r0: &mut [u32], r1: &mut [u32]) {
+        let (a, b) = (&mut r0[..4], &mut r1[..4]);
+        // SAFETY: AVX2 is present (module invariant); both slices hold 4 u32s.
+        unsafe {
+            _mm_storeu_si128(a.as_mut_ptr().cast(), _mm256_castsi256_si128(self.0));
+            _mm_storeu_si128(b.as_mut_ptr().cast(), _mm256_extracti128_si256::<1>(self.0));
+        }
     }
     #[inline(always)]
     fn mul_lo(self, b: AI) -> AI {

@@ -1,0 +1,275 @@
+//! Clipping: homogeneous Sutherland–Hodgman against planes `p · (x, y, z, w) >= 0`
+//! (near `z >= 0`, far `z <= w`, guard band, user planes), with attributes
+//! interpolated linearly in clip space (perspective-correct), and the
+//! pre-transformed front end that discards invalid primitives and clips
+//! only what crosses the guard band (rasterization.md 4).
+
+use super::{HEADER, Prim, VertexBuf};
+
+/// The guard band of caps.md: x and y in [-GUARD, GUARD] pixels.
+pub(crate) const GUARD: f32 = 8192.0;
+
+/// Clips a convex polygon of homogeneous vertices (each `stride` floats:
+/// x, y, z, w, then the rest interpolated) against `planes`.
+pub(crate) fn clip_polygon(poly: Vec<f32>, stride: usize, planes: &[[f32; 4]]) -> Vec<f32> {
+    let mut cur = poly;
+    let mut next = Vec::with_capacity(cur.len() * 2);
+    for p in planes {
+        let n = cur.len() / stride;
+        if n == 0 {
+            break;
+        }
+        next.clear();
+        let dist = |v: &[f32]| p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3];
+        for i in 0..n {
+            let a = &cur[i * stride..(i + 1) * stride];
+            let b = &cur[((i + 1) % n) * stride..((i + 1) % n + 1) * stride];
+            let (da, db) = (dist(a), dist(b));
+            if da >= 0.0 {
+                next.extend_from_slice(a);
+            }
+            if (da >= 0.0) != (db >= 0.0) {
+                let t = da / (da - db);
+                next.extend(a.iter().zip(b).map(|(&x, &y)| x + t * (y - x)));
+            }
+        }
+        std::mem::swap(&mut cur, &mut next);
+    }
+    cur
+}
+
+/// Clips a segment (two homogeneous vertices) against `planes`; None if nothing is left.
+pub(crate) fn clip_segment(
+    a: &[f32],
+    b: &[f32],
+    planes: &[[f32; 4]],
+) -> Option<(Vec<f32>, Vec<f32>)> {
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for p in planes {
+        let dist = |v: &[f32]| p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3];
+        let (da, db) = (dist(a), dist(b));
+        if da < 0.0 && db < 0.0 {
+            return None;
+        }
+        if da < 0.0 {
+            t0 = t0.max(da / (da - db));
+        } else if db < 0.0 {
+            t1 = t1.min(da / (da - db));
+        }
+    }
+    if t0 > t1 {
+        return None;
+    }
+    let lerp = |t: f32| -> Vec<f32> { a.iter().zip(b).map(|(&x, &y)| x + t * (y - x)).collect() };
+    Some((lerp(t0), lerp(t1)))
+}
+
+/// The guard-band planes in the homogeneous form of pre-transformed vertices.
+const GUARD_PLANES: [[f32; 4]; 4] = [
+    [1.0, 0.0, 0.0, GUARD],
+    [-1.0, 0.0, 0.0, GUARD],
+    [0.0, 1.0, 0.0, GUARD],
+    [0.0, -1.0, 0.0, GUARD],
+];
+
+fn valid(v: &[f32]) -> bool {
+    v[..4].iter().all(|c| c.is_finite()) && v[3] > 0.0
+}
+
+fn inside_guard(v: &[f32]) -> bool {
+    v[0].abs() <= GUARD && v[1].abs() <= GUARD
+}
+
+/// Screen vertex → homogeneous (x·w, y·w, z·w, w) with w = 1/rhw; attributes kept.
+fn to_homogeneous(v: &[f32]) -> Vec<f32> {
+    let w = 1.0 / v[3];
+    let mut h = v.to_vec();
+    h[0] = v[0] * w;
+    h[1] = v[1] * w;
+    h[2] = v[2] * w;
+    h[3] = w;
+    h
+}
+
+/// Homogeneous → screen vertex, clamped into the guard band against rounding.
+fn to_screen(h: &[f32]) -> Vec<f32> {
+    let mut v = h.to_vec();
+    let w = h[3];
+    v[0] = (h[0] / w).clamp(-GUARD, GUARD);
+    v[1] = (h[1] / w).clamp(-GUARD, GUARD);
+    v[2] = h[2] / w;
+    v[3] = 1.0 / w;
+    v
+}
+
+/// The pre-transformed front end: drops primitives with a non-finite
+/// position or `rhw <= 0` (rasterization.md 4.4), drops points outside the
+/// guard band, and clips lines and triangles that cross it (new vertices
+/// are appended to `buf`; clipped polygons become fans that keep the
+/// winding and the provoking vertex).
+pub(crate) fn clip_pretransformed(buf: &mut VertexBuf, prims: Vec<Prim>) -> Vec<Prim> {
+    let mut out = Vec::with_capacity(prims.len());
+    let stride = buf.stride;
+    for p in prims {
+        match p {
+            Prim::Point(v) => {
+                let vv = buf.get(v);
+                if valid(vv) && inside_guard(vv) {
+                    out.push(p);
+                }
+            }
+            Prim::Line { v, provoking, last } => {
+                let (a, b) = (buf.get(v[0]), buf.get(v[1]));
+                if !valid(a) || !valid(b) {
+                    continue;
+                }
+                if inside_guard(a) && inside_guard(b) {
+                    out.push(p);
+                    continue;
+                }
+                let (ha, hb) = (to_homogeneous(a), to_homogeneous(b));
+                if let Some((ca, cb)) = clip_segment(&ha, &hb, &GUARD_PLANES) {
+                    let na = buf.push(&to_screen(&ca));
+                    let nb = buf.push(&to_screen(&cb));
+                    out.push(Prim::Line {
+                        v: [na, nb],
+                        provoking,
+                        last,
+                    });
+                }
+            }
+            Prim::Tri { v, provoking } => {
+                let vs = v.map(|i| buf.get(i));
+                if !vs.iter().all(|x| valid(x)) {
+                    continue;
+                }
+                if vs.iter().all(|x| inside_guard(x)) {
+                    out.push(p);
+                    continue;
+                }
+                let poly: Vec<f32> = vs.iter().flat_map(|x| to_homogeneous(x)).collect();
+                let poly = clip_polygon(poly, stride, &GUARD_PLANES);
+                let n = poly.len() / stride;
+                if n < 3 {
+                    continue;
+                }
+                let ids: Vec<u32> = (0..n)
+                    .map(|i| buf.push(&to_screen(&poly[i * stride..(i + 1) * stride])))
+                    .collect();
+                for i in 1..n - 1 {
+                    out.push(Prim::Tri {
+                        v: [ids[0], ids[i], ids[i + 1]],
+                        provoking,
+                    });
+                }
+            }
+        }
+    }
+    let _ = HEADER;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NEAR: [f32; 4] = [0.0, 0.0, 1.0, 0.0];
+    const FAR: [f32; 4] = [0.0, 0.0, -1.0, 1.0];
+
+    #[test]
+    fn near_plane_cuts_triangle_into_quad() {
+        // One vertex behind the near plane (z < 0): two intersections → 4 vertices.
+        let poly = vec![
+            0.0, 0.0, -1.0, 1.0, 10.0, //
+            1.0, 0.0, 1.0, 1.0, 20.0, //
+            0.0, 1.0, 1.0, 1.0, 30.0,
+        ];
+        let out = clip_polygon(poly, 5, &[NEAR, FAR]);
+        assert_eq!(out.len() / 5, 4);
+        // The cut on edge 0-1 is at t = 0.5: z = 0 and the attribute halfway.
+        assert_eq!(&out[0..5], &[0.5, 0.0, 0.0, 1.0, 15.0]);
+    }
+
+    #[test]
+    fn far_plane_and_w_behind_eye() {
+        // Entirely beyond the far plane (z > w): nothing left.
+        let poly = vec![
+            0.0, 0.0, 2.0, 1.0, 0.0, 1.0, 0.0, 2.0, 1.0, 0.0, 0.0, 1.0, 3.0, 1.0, 0.0,
+        ];
+        assert!(clip_polygon(poly, 5, &[NEAR, FAR]).is_empty());
+        // w <= 0 everywhere with z <= 0 ... behind the eye: near removes it.
+        let poly = vec![
+            0.0, 0.0, -1.0, -1.0, 0.0, 1.0, 0.0, -2.0, -1.0, 0.0, 0.0, 1.0, -0.5, -2.0, 0.0,
+        ];
+        assert!(clip_polygon(poly, 5, &[NEAR, FAR]).is_empty());
+    }
+
+    #[test]
+    fn user_plane_keeps_non_negative_side() {
+        // Plane x >= 0.25w.
+        let plane = [1.0, 0.0, 0.0, -0.25];
+        let (a, b) = clip_segment(&[0.0, 0.0, 0.5, 1.0], &[1.0, 0.0, 0.5, 1.0], &[plane]).unwrap();
+        assert_eq!(a[0], 0.25);
+        assert_eq!(b[0], 1.0);
+        assert!(clip_segment(&[0.0, 0.0, 0.5, 1.0], &[0.2, 0.0, 0.5, 1.0], &[plane]).is_none());
+    }
+
+    #[test]
+    fn pretransformed_guard_band_and_invalid() {
+        let mut buf = VertexBuf {
+            stride: 6,
+            data: vec![
+                0.0,
+                0.0,
+                0.5,
+                1.0,
+                0.0,
+                1.0, //
+                20000.0,
+                0.0,
+                0.5,
+                1.0,
+                0.0,
+                2.0, //
+                0.0,
+                100.0,
+                0.5,
+                1.0,
+                0.0,
+                3.0, //
+                f32::NAN,
+                0.0,
+                0.5,
+                1.0,
+                0.0,
+                0.0, //
+                5.0,
+                5.0,
+                0.5,
+                -1.0,
+                0.0,
+                0.0,
+            ],
+        };
+        let prims = vec![
+            Prim::Tri {
+                v: [0, 1, 2],
+                provoking: 0,
+            },
+            Prim::Tri {
+                v: [0, 3, 2],
+                provoking: 0,
+            },
+            Prim::Tri {
+                v: [0, 4, 2],
+                provoking: 0,
+            },
+        ];
+        let out = clip_pretransformed(&mut buf, prims);
+        // The first is clipped at x = 8192 into a quad (2 triangles); the others are dropped.
+        assert_eq!(out.len(), 2);
+        let xs: Vec<f32> = (5..buf.len() as u32).map(|i| buf.get(i)[0]).collect();
+        assert!(xs.iter().all(|&x| x <= GUARD));
+        assert!(xs.contains(&8192.0));
+    }
+}

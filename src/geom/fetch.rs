@@ -1,0 +1,185 @@
+//! Vertex fetch of pre-transformed vertices (POSITIONT / D3DFVF_XYZRHW):
+//! decodes the elements of every vertex a draw uses into a [`VertexBuf`].
+//!
+//! Colours are D3DCOLOR (or any declaration type) read as floats; a missing
+//! diffuse is opaque white and a missing specular is (0, 0, 0, 0)
+//! (fixed-function.md 1.3); missing texture coordinate components are
+//! (0, 0, 0, 1). `rhw == 0` reads as 1 (fixed-function.md 2.3).
+
+use std::sync::Arc;
+
+use half::f16;
+
+use super::{ATTR_DIFFUSE, ATTR_SPECULAR, ATTR_TEX0, HEADER, VertexBuf};
+use crate::vertex::{DeclType, DeclUsage, VertexDeclaration};
+
+/// One stream's bytes as a draw sees them.
+#[derive(Clone, Debug)]
+pub(crate) struct StreamView {
+    pub(crate) bytes: Arc<Vec<u8>>,
+    pub(crate) offset: usize,
+    pub(crate) stride: usize,
+}
+
+fn f32_at(b: &[u8], at: usize) -> f32 {
+    b.get(at..at + 4)
+        .map_or(0.0, |w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+}
+
+fn u16_at(b: &[u8], at: usize) -> u16 {
+    b.get(at..at + 2)
+        .map_or(0, |w| u16::from_le_bytes([w[0], w[1]]))
+}
+
+/// Decodes one element of type `t` at `at` into 4 floats (defaults 0, 0, 0, 1).
+pub(crate) fn read_element(b: &[u8], at: usize, t: DeclType) -> [f32; 4] {
+    let byte = |i: usize| b.get(at + i).copied().unwrap_or(0);
+    let s16 = |i: usize| u16_at(b, at + 2 * i) as i16;
+    let snorm16 = |i: usize| (s16(i) as f32 / 32767.0).max(-1.0);
+    let mut o = [0.0, 0.0, 0.0, 1.0];
+    match t {
+        DeclType::Float1 | DeclType::Float2 | DeclType::Float3 | DeclType::Float4 => {
+            let n = t.size() as usize / 4;
+            for (i, v) in o.iter_mut().enumerate().take(n) {
+                *v = f32_at(b, at + 4 * i);
+            }
+        }
+        DeclType::D3dColor => {
+            o = [byte(2), byte(1), byte(0), byte(3)].map(|c| c as f32 / 255.0);
+        }
+        DeclType::UByte4 => o = [0, 1, 2, 3].map(|i| byte(i) as f32),
+        DeclType::UByte4N => o = [0, 1, 2, 3].map(|i| byte(i) as f32 / 255.0),
+        DeclType::Short2 => {
+            o[0] = s16(0) as f32;
+            o[1] = s16(1) as f32;
+        }
+        DeclType::Short4 => o = [0, 1, 2, 3].map(|i| s16(i) as f32),
+        DeclType::Short2N => {
+            o[0] = snorm16(0);
+            o[1] = snorm16(1);
+        }
+        DeclType::Short4N => o = [0, 1, 2, 3].map(snorm16),
+        DeclType::UShort2N => {
+            o[0] = u16_at(b, at) as f32 / 65535.0;
+            o[1] = u16_at(b, at + 2) as f32 / 65535.0;
+        }
+        DeclType::UShort4N => o = [0, 1, 2, 3].map(|i| u16_at(b, at + 2 * i) as f32 / 65535.0),
+        DeclType::UDec3 | DeclType::Dec3N => {
+            let w = u32::from_le_bytes([byte(0), byte(1), byte(2), byte(3)]);
+            for (i, v) in o.iter_mut().enumerate().take(3) {
+                let f = (w >> (10 * i)) & 0x3FF;
+                *v = if t == DeclType::UDec3 {
+                    f as f32
+                } else {
+                    ((((f << 22) as i32) >> 22) as f32 / 511.0).max(-1.0)
+                };
+            }
+        }
+        DeclType::Float16_2 => {
+            o[0] = f16::from_bits(u16_at(b, at)).to_f32();
+            o[1] = f16::from_bits(u16_at(b, at + 2)).to_f32();
+        }
+        DeclType::Float16_4 => {
+            o = [0, 1, 2, 3].map(|i| f16::from_bits(u16_at(b, at + 2 * i)).to_f32())
+        }
+        DeclType::Unused => {}
+    }
+    o
+}
+
+/// Which attributes a draw's vertices carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AttrInfo {
+    /// Texture coordinate sets present (0..=8).
+    pub(crate) tex_sets: usize,
+    /// Whether the declaration has a point size.
+    pub(crate) psize: bool,
+}
+
+impl AttrInfo {
+    /// Floats per vertex in the draw's [`VertexBuf`].
+    pub(crate) fn stride(self) -> usize {
+        HEADER + ATTR_TEX0 + 4 * self.tex_sets
+    }
+}
+
+/// The attributes a pre-transformed declaration provides.
+pub(crate) fn attr_info(decl: &VertexDeclaration) -> AttrInfo {
+    let mut tex = 0;
+    let mut psize = false;
+    for e in decl.elements() {
+        match e.usage {
+            DeclUsage::TexCoord if e.usage_index < 8 => tex = tex.max(e.usage_index as usize + 1),
+            DeclUsage::PSize => psize = true,
+            _ => {}
+        }
+    }
+    AttrInfo {
+        tex_sets: tex,
+        psize,
+    }
+}
+
+/// Decodes vertex `index` of the streams into `out` (`info.stride()` floats).
+pub(crate) fn fetch_vertex(
+    decl: &VertexDeclaration,
+    streams: &[Option<StreamView>],
+    info: AttrInfo,
+    index: u32,
+    out: &mut [f32],
+) {
+    out.fill(0.0);
+    out[HEADER + ATTR_DIFFUSE..HEADER + ATTR_DIFFUSE + 4].copy_from_slice(&[1.0; 4]);
+    for t in 0..info.tex_sets {
+        out[HEADER + ATTR_TEX0 + 4 * t + 3] = 1.0;
+    }
+    out[4] = f32::NAN; // no per-vertex point size
+    for e in decl.elements() {
+        let Some(Some(sv)) = streams.get(e.stream as usize) else {
+            continue;
+        };
+        let at = sv.offset + index as usize * sv.stride + e.offset as usize;
+        let v = read_element(&sv.bytes, at, e.decl_type);
+        match (e.usage, e.usage_index) {
+            (DeclUsage::PositionT, 0) => {
+                out[..4].copy_from_slice(&v);
+                if out[3] == 0.0 {
+                    out[3] = 1.0;
+                }
+            }
+            (DeclUsage::PSize, 0) => out[4] = v[0],
+            (DeclUsage::Color, 0) => {
+                out[HEADER + ATTR_DIFFUSE..HEADER + ATTR_DIFFUSE + 4].copy_from_slice(&v)
+            }
+            (DeclUsage::Color, 1) => {
+                out[HEADER + ATTR_SPECULAR..HEADER + ATTR_SPECULAR + 4].copy_from_slice(&v)
+            }
+            (DeclUsage::TexCoord, i) if (i as usize) < info.tex_sets => {
+                let s = HEADER + ATTR_TEX0 + 4 * i as usize;
+                out[s..s + 4].copy_from_slice(&v);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Decodes every vertex of `indices` (distinct values) into a buffer whose
+/// vertex `k` is `indices[k]`'s.
+pub(crate) fn fetch_all(
+    decl: &VertexDeclaration,
+    streams: &[Option<StreamView>],
+    info: AttrInfo,
+    indices: impl Iterator<Item = u32>,
+) -> VertexBuf {
+    let stride = info.stride();
+    let mut buf = VertexBuf {
+        stride,
+        data: Vec::new(),
+    };
+    let mut tmp = vec![0.0; stride];
+    for i in indices {
+        fetch_vertex(decl, streams, info, i, &mut tmp);
+        buf.data.extend_from_slice(&tmp);
+    }
+    buf
+}

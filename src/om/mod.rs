@@ -1,0 +1,659 @@
+//! The Warp output merger: fog, alpha test, stencil and depth, blending,
+//! write masks and stores for one 4x2 stamp in 8 lanes.
+//!
+//! Vector fast paths cover the common formats (D24S8/D24X8 depth, A8R8G8B8
+//! and X8R8G8B8 colour without sRGB); other formats go lane by lane through
+//! the Reference driver's scalar colour merge, so every format is written
+//! exactly as `format::encode_color` defines. Every vector formula repeats
+//! the scalar one (`reference::om`) operation for operation.
+
+// Index loops keep the scalar and 8-lane formulas visibly parallel and
+// keep closures out of the SIMD path (see the simd module docs).
+#![allow(clippy::needless_range_loop)]
+
+use crate::format::Format;
+use crate::pipeline::TargetBytes;
+use crate::pipeline::state::{DrawState, FogSource, StencilFace, StencilState, TargetState};
+use crate::pixel::PixelOut;
+use crate::reference::om::{fog_factor, is_float, merge_color, resolve};
+use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::state::{Blend, BlendOp, CmpFunc, FogMode, StencilOp};
+
+/// Loads the texels of a stamp (rows `y`, `y + 1`, columns `x..x + 4`) as
+/// 32-bit words (16-bit formats zero-extended); lanes outside the bytes read 0.
+#[inline(always)]
+pub(crate) fn load_words<S: Simd>(s: S, t: &TargetBytes<'_>, x: i32, y: i32) -> S::I {
+    if t.bpp == 4
+        && let Ok(words) = bytemuck::try_cast_slice::<u8, u32>(t.bytes)
+    {
+        let pw = t.pitch / 4;
+        let i0 = y as usize * pw + x as usize;
+        if i0 + pw + 4 <= words.len() {
+            return s.load_u32_rows(&words[i0..i0 + 4], &words[i0 + pw..i0 + pw + 4]);
+        }
+    }
+    let mut w = [0u32; 8];
+    for (r, row) in [y, y + 1].into_iter().enumerate() {
+        let at = row as usize * t.pitch + x as usize * t.bpp;
+        if t.bpp == 4
+            && at + 16 <= t.bytes.len()
+            && let Ok(words) = bytemuck::try_cast_slice::<u8, u32>(&t.bytes[at..at + 16])
+        {
+            w[4 * r..4 * r + 4].copy_from_slice(words);
+            continue;
+        }
+        for i in 0..4 {
+            let a = at + i * t.bpp;
+            if let Some(b) = t.bytes.get(a..a + t.bpp) {
+                let mut q = [0u8; 4];
+                q[..t.bpp.min(4)].copy_from_slice(&b[..t.bpp.min(4)]);
+                w[4 * r + i] = u32::from_le_bytes(q);
+            }
+        }
+    }
+    s.load_u32(&w)
+}
+
+/// Stores the lanes of `v` set in `bits` (the inverse of [`load_words`]).
+#[inline(always)]
+pub(crate) fn store_words<S: Simd>(
+    s: S,
+    v: S::I,
+    bits: u32,
+    t: &mut TargetBytes<'_>,
+    x: i32,
+    y: i32,
+) {
+    if t.bpp == 4
+        && let Ok(words) = bytemuck::try_cast_slice_mut::<u8, u32>(t.bytes)
+    {
+        let pw = t.pitch / 4;
+        let i0 = y as usize * pw + x as usize;
+        if i0 + pw + 4 <= words.len() {
+            let (lo, hi) = words.split_at_mut(i0 + pw);
+            let (r0, r1) = (&mut lo[i0..i0 + 4], &mut hi[..4]);
+            let v = if bits == 0xFF {
+                v
+            } else {
+                s.mask_from_bits(bits).select_i(v, s.load_u32_rows(r0, r1))
+            };
+            v.store_u32_rows(r0, r1);
+            return;
+        }
+    }
+    let mut w = [0u32; 8];
+    v.store_u32(&mut w);
+    for (r, row) in [y, y + 1].into_iter().enumerate() {
+        let rb = (bits >> (4 * r)) & 0xF;
+        if rb == 0 {
+            continue;
+        }
+        let at = row as usize * t.pitch + x as usize * t.bpp;
+        if t.bpp == 4
+            && rb == 0xF
+            && at + 16 <= t.bytes.len()
+            && let Ok(words) = bytemuck::try_cast_slice_mut::<u8, u32>(&mut t.bytes[at..at + 16])
+        {
+            words.copy_from_slice(&w[4 * r..4 * r + 4]);
+            continue;
+        }
+        for i in 0..4 {
+            if rb & (1 << i) == 0 {
+                continue;
+            }
+            let a = at + i * t.bpp;
+            if let Some(b) = t.bytes.get_mut(a..a + t.bpp) {
+                let n = t.bpp.min(4);
+                b[..n].copy_from_slice(&w[4 * r + i].to_le_bytes()[..n]);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn cmp_f<S: Simd>(s: S, f: CmpFunc, a: S::F, b: S::F) -> S::M {
+    match f {
+        CmpFunc::Never => s.mask_from_bits(0),
+        CmpFunc::Less => a.lt(b),
+        CmpFunc::Equal => a.eq(b),
+        CmpFunc::LessEqual => a.le(b),
+        CmpFunc::Greater => a.gt(b),
+        CmpFunc::NotEqual => a.ne(b),
+        CmpFunc::GreaterEqual => a.ge(b),
+        CmpFunc::Always => s.mask_from_bits(0xFF),
+    }
+}
+
+#[inline(always)]
+fn cmp_i<S: Simd>(s: S, f: CmpFunc, a: S::I, b: S::I) -> S::M {
+    match f {
+        CmpFunc::Never => s.mask_from_bits(0),
+        CmpFunc::Less => a.lt(b),
+        CmpFunc::Equal => a.eq(b),
+        CmpFunc::LessEqual => !a.gt(b),
+        CmpFunc::Greater => a.gt(b),
+        CmpFunc::NotEqual => !a.eq(b),
+        CmpFunc::GreaterEqual => !a.lt(b),
+        CmpFunc::Always => s.mask_from_bits(0xFF),
+    }
+}
+
+#[inline(always)]
+fn stencil_op_v<S: Simd>(s: S, op: StencilOp, stored: S::I, st: &StencilState) -> S::I {
+    let max = s.splat_i(((1u32 << st.bits) - 1) as i32);
+    let one = s.splat_i(1);
+    match op {
+        StencilOp::Keep => stored,
+        StencilOp::Zero => s.splat_i(0),
+        StencilOp::Replace => s.splat_i(st.reference as i32),
+        StencilOp::IncrSat => (stored + one).min(max),
+        StencilOp::DecrSat => (stored - one).max(s.splat_i(0)),
+        StencilOp::Invert => (stored ^ s.splat_i(-1)) & max,
+        StencilOp::Incr => (stored + one) & max,
+        StencilOp::Decr => (stored - one) & max,
+    }
+}
+
+/// Per-stamp inputs of the merger besides the pixel stage's output.
+pub(crate) struct StampIn<S: Simd> {
+    /// Lanes covered and not killed.
+    pub(crate) live: u32,
+    pub(crate) z: S::F,
+    /// `1 / q` (for w-based fog).
+    pub(crate) w: S::F,
+    /// Interpolated specular alpha (vertex fog).
+    pub(crate) fog_alpha: S::F,
+    pub(crate) bias: f32,
+    pub(crate) front: bool,
+    pub(crate) x: i32,
+    /// Row relative to the band.
+    pub(crate) y: i32,
+}
+
+/// Merges one stamp; returns the number of samples that passed depth and stencil.
+#[inline(always)]
+pub(crate) fn merge<S: Simd>(
+    s: S,
+    st: &DrawState,
+    out: &PixelOut<S>,
+    inp: &StampIn<S>,
+    depth: Option<&mut TargetBytes<'_>>,
+    colors: &mut [Option<TargetBytes<'_>>; 4],
+) -> u32 {
+    let zero = s.splat(0.0);
+    let one = s.splat(1.0);
+    let mut live = inp.live & !out.kill.bits();
+    if st.z_clip_per_pixel {
+        live &= (inp.z.ge(zero) & inp.z.le(one)).bits();
+    }
+    if live == 0 {
+        return 0;
+    }
+    let mut c0 = [
+        out.color[0][0],
+        out.color[0][1],
+        out.color[0][2],
+        out.color[0][3],
+    ];
+    if let Some(fog) = &st.fog {
+        let f = match fog.source {
+            FogSource::Table {
+                mode: FogMode::Linear,
+                w_based,
+                start,
+                end,
+                ..
+            } if start != end => {
+                let d = if w_based { inp.w } else { inp.z };
+                let f = (s.splat(end) - d) / (s.splat(end) - s.splat(start));
+                f.max(zero).min(one)
+            }
+            FogSource::SpecularAlpha => inp.fog_alpha.max(zero).min(one),
+            ref src => {
+                let (za, wa, fa) = (inp.z.to_array(), inp.w.to_array(), inp.fog_alpha.to_array());
+                s.f32s(std::array::from_fn(|l| {
+                    fog_factor(src, fa[l], za[l], wa[l])
+                }))
+            }
+        };
+        for ch in 0..3 {
+            c0[ch] = f * c0[ch] + (one - f) * s.splat(fog.color[ch]);
+        }
+    }
+    if let Some((func, reference)) = st.alpha_test {
+        let unorm0 = st.targets[0].as_ref().is_none_or(|t| !is_float(t.format));
+        let a = if unorm0 {
+            c0[3].max(zero).min(one)
+        } else {
+            c0[3]
+        };
+        live &= cmp_f(s, func, a, s.splat(reference)).bits();
+        if live == 0 {
+            return 0;
+        }
+    }
+    let mut passed = live;
+    if let (Some(d), Some(t)) = (&st.depth, depth) {
+        let word = load_words(s, t, inp.x, inp.y);
+        let (zbits, shift) = match d.format {
+            Format::D16 | Format::D16_LOCKABLE => (16, 0),
+            _ => (24, 8),
+        };
+        let sbits = d.format.stencil_bits();
+        let smask = if sbits == 0 { 0 } else { (1i32 << sbits) - 1 };
+        let stored_s = word & s.splat_i(smask);
+        let stored_z = if shift == 8 {
+            word.shr(8)
+        } else {
+            word & s.splat_i(0xFFFF)
+        };
+        let mut ok = s.mask_from_bits(0xFF);
+        let mut new_s = stored_s;
+        let face: Option<(StencilFace, &StencilState)> = d
+            .stencil
+            .as_ref()
+            .map(|ss| (if inp.front { ss.front } else { ss.back }, ss));
+        if let Some((f, ss)) = face {
+            let r = s.splat_i((ss.reference & ss.mask) as i32);
+            ok = cmp_i(s, f.func, r, stored_s & s.splat_i(ss.mask as i32));
+        }
+        let zb = (inp.z + s.splat(inp.bias))
+            .max(s.splat(st.min_z))
+            .min(s.splat(st.max_z));
+        let zq = crate::simd::unorm(s, zb.max(zero).min(one), zbits);
+        let zpass = if d.test {
+            cmp_i(s, d.func, zq, stored_z)
+        } else {
+            s.mask_from_bits(0xFF)
+        };
+        if let Some((f, ss)) = face {
+            let sfail = stencil_op_v(s, f.fail, stored_s, ss);
+            let zfail = stencil_op_v(s, f.zfail, stored_s, ss);
+            let pass = stencil_op_v(s, f.pass, stored_s, ss);
+            new_s = ok.select_i(zpass.select_i(pass, zfail), sfail);
+            let wm = s.splat_i(ss.write_mask as i32);
+            new_s = (stored_s & (wm ^ s.splat_i(-1))) | (new_s & wm);
+        }
+        let pass_all = ok & zpass;
+        let keep = (word & s.splat_i(!smask)) | new_s;
+        let new_word = if d.write {
+            let written = if shift == 8 { zq.shl(8) | new_s } else { zq };
+            pass_all.select_i(written, keep)
+        } else {
+            keep
+        };
+        if d.write || d.stencil.is_some() {
+            store_words(s, new_word, live, t, inp.x, inp.y);
+        }
+        passed = live & pass_all.bits();
+    }
+    if passed == 0 {
+        return 0;
+    }
+    // The common case: only RT0, a BGRA8 target (no loop over the slots).
+    if out.written == 1
+        && let (Some(Some(ts)), Some(dst)) = (st.targets.first(), colors[0].as_mut())
+        && !ts.srgb
+        && matches!(ts.format, Format::A8R8G8B8 | Format::X8R8G8B8)
+    {
+        color_bgra8(s, st, ts, &c0, passed, dst, inp.x, inp.y);
+        return passed.count_ones();
+    }
+    for i in 0..st.targets.len().min(4) {
+        if out.written & (1 << i) == 0 {
+            continue;
+        }
+        let (Some(ts), Some(dst)) = (&st.targets[i], &mut colors[i]) else {
+            continue;
+        };
+        let color = if i == 0 { &c0 } else { &out.color[i] };
+        let fast = !ts.srgb && matches!(ts.format, Format::A8R8G8B8 | Format::X8R8G8B8);
+        if fast {
+            color_bgra8(s, st, ts, color, passed, dst, inp.x, inp.y);
+        } else {
+            let lanes = [
+                color[0].to_array(),
+                color[1].to_array(),
+                color[2].to_array(),
+                color[3].to_array(),
+            ];
+            for l in 0..8 {
+                if passed & (1 << l) == 0 {
+                    continue;
+                }
+                let (px, py) = (inp.x + (l as i32 & 3), inp.y + (l as i32 >> 2));
+                let col = [lanes[0][l], lanes[1][l], lanes[2][l], lanes[3][l]];
+                merge_color(st, ts, col, dst.texel(px, py));
+            }
+        }
+    }
+    passed.count_ones()
+}
+
+#[inline(always)]
+fn factor_v<S: Simd>(
+    s: S,
+    b: Blend,
+    sc: &[S::F; 4],
+    d: &[S::F; 4],
+    k: [f32; 4],
+    ch: usize,
+) -> S::F {
+    let one = s.splat(1.0);
+    match b {
+        Blend::Zero | Blend::SrcColor2 | Blend::InvSrcColor2 => s.splat(0.0),
+        Blend::One => one,
+        Blend::SrcColor => sc[ch],
+        Blend::InvSrcColor => one - sc[ch],
+        Blend::SrcAlpha | Blend::BothSrcAlpha => sc[3],
+        Blend::InvSrcAlpha | Blend::BothInvSrcAlpha => one - sc[3],
+        Blend::DestAlpha => d[3],
+        Blend::InvDestAlpha => one - d[3],
+        Blend::DestColor => d[ch],
+        Blend::InvDestColor => one - d[ch],
+        Blend::SrcAlphaSat => {
+            if ch == 3 {
+                one
+            } else {
+                sc[3].min(one - d[3])
+            }
+        }
+        Blend::BlendFactor => s.splat(k[ch]),
+        Blend::InvBlendFactor => s.splat(1.0 - k[ch]),
+    }
+}
+
+#[inline(always)]
+fn op_v<S: Simd>(op: BlendOp, sv: S::F, fs: S::F, d: S::F, fd: S::F) -> S::F {
+    match op {
+        BlendOp::Add => sv * fs + d * fd,
+        BlendOp::Subtract => sv * fs - d * fd,
+        BlendOp::RevSubtract => d * fd - sv * fs,
+        BlendOp::Min => sv.min(d),
+        BlendOp::Max => sv.max(d),
+    }
+}
+
+/// A8R8G8B8 / X8R8G8B8 (bytes B, G, R, A) colour merge in 8 lanes.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn color_bgra8<S: Simd>(
+    s: S,
+    st: &DrawState,
+    ts: &TargetState,
+    color: &[S::F; 4],
+    passed: u32,
+    dst: &mut TargetBytes<'_>,
+    x: i32,
+    y: i32,
+) {
+    let zero = s.splat(0.0);
+    let one = s.splat(1.0);
+    let x8 = ts.format == Format::X8R8G8B8;
+    let mut c = [
+        color[0].max(zero).min(one),
+        color[1].max(zero).min(one),
+        color[2].max(zero).min(one),
+        color[3].max(zero).min(one),
+    ];
+    let need_old = st.blend.is_some() || ts.write_mask != 0xF;
+    let old = if need_old {
+        load_words(s, dst, x, y)
+    } else {
+        s.splat_i(0)
+    };
+    if let Some(b) = &st.blend {
+        let m = s.splat_i(0xFF);
+        let inv255 = s.splat(255.0);
+        let d = [
+            (old.shr(16) & m).to_f32() / inv255,
+            (old.shr(8) & m).to_f32() / inv255,
+            (old & m).to_f32() / inv255,
+            if x8 {
+                one
+            } else {
+                old.shr(24).to_f32() / inv255
+            },
+        ];
+        let (cs, cd) = resolve(b.src, b.dst);
+        let (as_, ad) = resolve(b.src_alpha, b.dst_alpha);
+        let src = c;
+        for k in 0..4 {
+            let (fs, fd, op) = if k < 3 {
+                (
+                    factor_v(s, cs, &src, &d, b.factor, k),
+                    factor_v(s, cd, &src, &d, b.factor, k),
+                    b.op,
+                )
+            } else {
+                (
+                    factor_v(s, as_, &src, &d, b.factor, k),
+                    factor_v(s, ad, &src, &d, b.factor, k),
+                    b.op_alpha,
+                )
+            };
+            c[k] = op_v::<S>(op, src[k], fs, d[k], fd).max(zero).min(one);
+        }
+    }
+    let (k255, half) = (s.splat(255.0), s.splat(0.5));
+    let a = if x8 {
+        s.splat_i(0xFF)
+    } else {
+        (c[3] * k255 + half).to_i32()
+    };
+    let mut word = (c[2] * k255 + half).to_i32()
+        | (c[1] * k255 + half).to_i32().shl(8)
+        | (c[0] * k255 + half).to_i32().shl(16)
+        | a.shl(24);
+    if ts.write_mask != 0xF {
+        let mut bytes = 0u32;
+        for (bit, m) in [
+            (1, 0x00FF_0000u32),
+            (2, 0xFF00),
+            (4, 0xFF),
+            (8, 0xFF00_0000),
+        ] {
+            if ts.write_mask & bit != 0 || (bit == 8 && x8) {
+                bytes |= m;
+            }
+        }
+        let keep = s.splat_i(!bytes as i32);
+        word = (word & s.splat_i(bytes as i32)) | (old & keep);
+        if x8 {
+            word = word | s.splat_i(0xFF00_0000u32 as i32);
+        }
+    }
+    store_words(s, word, passed, dst, x, y);
+}
+
+/// The state of the merger's fast path: a D24S8/D24X8 depth buffer without
+/// stencil, one A8R8G8B8/X8R8G8B8 target (no sRGB, all channels written),
+/// no fog, alpha test or blending. [`merge_fast`] computes exactly what
+/// [`merge`] computes for such a state, with every state choice made once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FastOm {
+    /// The depth function (`Always` when ZENABLE is off).
+    func: CmpFunc,
+    write: bool,
+    /// The stencil bits a depth write keeps (0xFF with D24S8, 0 with D24X8).
+    smask: i32,
+    /// X8R8G8B8 (alpha byte written as 0xFF).
+    x8: bool,
+    z_clip: bool,
+    min_z: f32,
+    max_z: f32,
+}
+
+impl FastOm {
+    /// The fast path's state when `st` selects it.
+    pub(crate) fn new(st: &DrawState) -> Option<FastOm> {
+        if st.fog.is_some() || st.alpha_test.is_some() || st.blend.is_some() {
+            return None;
+        }
+        let d = st.depth.as_ref()?;
+        if d.stencil.is_some() || !matches!(d.format, Format::D24S8 | Format::D24X8) {
+            return None;
+        }
+        let ts = st.targets.first()?.as_ref()?;
+        if ts.srgb
+            || ts.write_mask != 0xF
+            || !matches!(ts.format, Format::A8R8G8B8 | Format::X8R8G8B8)
+            || st.targets[1..].iter().any(Option::is_some)
+        {
+            return None;
+        }
+        Some(FastOm {
+            func: if d.test { d.func } else { CmpFunc::Always },
+            write: d.write,
+            smask: if d.format.stencil_bits() == 0 {
+                0
+            } else {
+                0xFF
+            },
+            x8: ts.format == Format::X8R8G8B8,
+            z_clip: st.z_clip_per_pixel,
+            min_z: st.min_z,
+            max_z: st.max_z,
+        })
+    }
+}
+
+/// A band's depth buffer and RT0 as 32-bit words, for [`merge_fast`].
+pub(crate) struct FastTargets<'a> {
+    depth: &'a mut [u32],
+    color: &'a mut [u32],
+    /// Words per row.
+    dpw: usize,
+    cpw: usize,
+}
+
+impl<'a> FastTargets<'a> {
+    /// Word views of `depth` and `color` (None unless both are 4 bytes per
+    /// texel, word-aligned, with whole-word pitches).
+    pub(crate) fn new(
+        depth: Option<&'a mut TargetBytes<'_>>,
+        color: Option<&'a mut TargetBytes<'_>>,
+    ) -> Option<FastTargets<'a>> {
+        let (d, c) = (depth?, color?);
+        if d.bpp != 4 || c.bpp != 4 || !d.pitch.is_multiple_of(4) || !c.pitch.is_multiple_of(4) {
+            return None;
+        }
+        let (dpw, cpw) = (d.pitch / 4, c.pitch / 4);
+        Some(FastTargets {
+            depth: bytemuck::try_cast_slice_mut(d.bytes).ok()?,
+            color: bytemuck::try_cast_slice_mut(c.bytes).ok()?,
+            dpw,
+            cpw,
+        })
+    }
+
+    /// Whether stamp (x, y) (band-relative y) lies inside both views.
+    #[inline(always)]
+    pub(crate) fn holds(&self, x: i32, y: i32) -> bool {
+        let (x, y) = (x as usize, y as usize);
+        (y + 1) * self.dpw + x + 4 <= self.depth.len()
+            && (y + 1) * self.cpw + x + 4 <= self.color.len()
+    }
+}
+
+/// Loads rows `i0..i0 + 4` and `i0 + pw..i0 + pw + 4` of `words`.
+#[inline(always)]
+fn rows_load<S: Simd>(s: S, words: &[u32], i0: usize, pw: usize) -> S::I {
+    s.load_u32_rows(&words[i0..i0 + 4], &words[i0 + pw..i0 + pw + 4])
+}
+
+/// Stores `v` to rows `i0..i0 + 4` and `i0 + pw..i0 + pw + 4` of `words`.
+#[inline(always)]
+fn rows_store<S: Simd>(v: S::I, words: &mut [u32], i0: usize, pw: usize) {
+    let (lo, hi) = words.split_at_mut(i0 + pw);
+    v.store_u32_rows(&mut lo[i0..i0 + 4], &mut hi[..4]);
+}
+
+/// [`merge`] for a [`FastOm`] state, on a stamp inside `t`
+/// ([`FastTargets::holds`]); the same bytes and the same count.
+#[inline(always)]
+pub(crate) fn merge_fast<S: Simd>(
+    s: S,
+    f: &FastOm,
+    out: &PixelOut<S>,
+    inp: &StampIn<S>,
+    t: &mut FastTargets<'_>,
+) -> u32 {
+    let zero = s.splat(0.0);
+    let one = s.splat(1.0);
+    let mut live = inp.live & !out.kill.bits();
+    if f.z_clip {
+        live &= (inp.z.ge(zero) & inp.z.le(one)).bits();
+    }
+    if live == 0 {
+        return 0;
+    }
+    let (x, y) = (inp.x as usize, inp.y as usize);
+    let di = y * t.dpw + x;
+    let word = rows_load(s, t.depth, di, t.dpw);
+    let zb = (inp.z + s.splat(inp.bias))
+        .max(s.splat(f.min_z))
+        .min(s.splat(f.max_z));
+    let zq = crate::simd::unorm(s, zb.max(zero).min(one), 24);
+    let pass = cmp_i(s, f.func, zq, word.shr(8)) & s.mask_from_bits(live);
+    let passed = pass.bits();
+    if passed == 0 {
+        return 0;
+    }
+    if f.write {
+        let written = zq.shl(8) | (word & s.splat_i(f.smask));
+        rows_store::<S>(pass.select_i(written, word), t.depth, di, t.dpw);
+    }
+    if out.written & 1 != 0 {
+        let c = &out.color[0];
+        let a = if f.x8 {
+            s.splat_i(0xFF)
+        } else {
+            unorm8(s, c[3])
+        };
+        let mut word =
+            unorm8(s, c[2]) | unorm8(s, c[1]).shl(8) | unorm8(s, c[0]).shl(16) | a.shl(24);
+        let ci = y * t.cpw + x;
+        if passed != 0xFF {
+            word = pass.select_i(word, rows_load(s, t.color, ci, t.cpw));
+        }
+        rows_store::<S>(word, t.color, ci, t.cpw);
+    }
+    passed.count_ones()
+}
+
+/// A colour channel clamped to [0, 1] as an 8-bit UNORM (as [`color_bgra8`]).
+#[inline(always)]
+fn unorm8<S: Simd>(s: S, v: S::F) -> S::I {
+    (v.max(s.splat(0.0)).min(s.splat(1.0)) * s.splat(255.0) + s.splat(0.5)).to_i32()
+}
+
+impl FastTargets<'_> {
+    /// [`merge`] itself on these views (for stamps that [`FastTargets::holds`]
+    /// rejects: rows or columns past the end of the bytes).
+    #[inline(always)]
+    pub(crate) fn merge_general<S: Simd>(
+        &mut self,
+        s: S,
+        st: &DrawState,
+        out: &PixelOut<S>,
+        inp: &StampIn<S>,
+    ) -> u32 {
+        let mut depth = TargetBytes {
+            bytes: bytemuck::cast_slice_mut(&mut *self.depth),
+            pitch: self.dpw * 4,
+            bpp: 4,
+        };
+        let mut colors = [
+            Some(TargetBytes {
+                bytes: bytemuck::cast_slice_mut(&mut *self.color),
+                pitch: self.cpw * 4,
+                bpp: 4,
+            }),
+            None,
+            None,
+            None,
+        ];
+        merge(s, st, out, inp, Some(&mut depth), &mut colors)
+    }
+}

@@ -1,0 +1,323 @@
+//! The per-draw state both drivers read: render-state DWORDs decoded once
+//! into plain values (the API validated them, so decoding never fails;
+//! anything undecodable falls back to the D3D9 default).
+//!
+//! Invariant: `DrawState` holds values, not code choices; the Warp and
+//! Reference drivers interpret it each in their own way and must agree.
+
+use crate::api::Device;
+use crate::format::Format;
+use crate::resource::Surface;
+use crate::state::{
+    Blend, BlendOp, CmpFunc, Color, Cull, FillMode, FogMode, Rect, RenderStateType as Rs,
+    ShadeMode, StateValue, StencilOp, ZBufferType,
+};
+
+/// One side's stencil operations and function.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct StencilFace {
+    pub(crate) fail: StencilOp,
+    pub(crate) zfail: StencilOp,
+    pub(crate) pass: StencilOp,
+    pub(crate) func: CmpFunc,
+}
+
+/// Stencil state (only when enabled and the depth buffer has stencil bits).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct StencilState {
+    /// Clockwise faces, lines and points.
+    pub(crate) front: StencilFace,
+    /// Counter-clockwise faces (equals `front` unless two-sided).
+    pub(crate) back: StencilFace,
+    /// Reference, already reduced modulo 2^bits.
+    pub(crate) reference: u32,
+    pub(crate) mask: u32,
+    pub(crate) write_mask: u32,
+    /// Stencil bits of the format (8 for D24S8).
+    pub(crate) bits: u32,
+}
+
+/// Depth-stencil buffer state; `None` in `DrawState` when no buffer is bound.
+#[derive(Clone, Debug)]
+pub(crate) struct DepthState {
+    pub(crate) surface: Surface,
+    pub(crate) format: Format,
+    /// Depth test and write active (`ZENABLE` not FALSE).
+    pub(crate) test: bool,
+    pub(crate) func: CmpFunc,
+    pub(crate) write: bool,
+    pub(crate) stencil: Option<StencilState>,
+}
+
+/// Alpha blending state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BlendState {
+    pub(crate) src: Blend,
+    pub(crate) dst: Blend,
+    pub(crate) op: BlendOp,
+    pub(crate) src_alpha: Blend,
+    pub(crate) dst_alpha: Blend,
+    pub(crate) op_alpha: BlendOp,
+    /// `D3DRS_BLENDFACTOR` as (r, g, b, a).
+    pub(crate) factor: [f32; 4],
+}
+
+/// Where the fog factor comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum FogSource {
+    /// The interpolated specular alpha (vertex fog, pre-transformed vertices).
+    SpecularAlpha,
+    /// Pixel (table) fog from the pixel's depth (`w_based`: from 1/rhw).
+    Table {
+        mode: FogMode,
+        w_based: bool,
+        start: f32,
+        end: f32,
+        density: f32,
+    },
+}
+
+/// Fog blend state (RT0 only).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct FogState {
+    pub(crate) color: [f32; 3],
+    pub(crate) source: FogSource,
+}
+
+/// One bound colour target.
+#[derive(Clone, Debug)]
+pub(crate) struct TargetState {
+    pub(crate) surface: Surface,
+    pub(crate) format: Format,
+    /// Bits 0..3: red, green, blue, alpha.
+    pub(crate) write_mask: u32,
+    /// sRGB conversion on write (RT0 of an 8-bit RGB format only).
+    pub(crate) srgb: bool,
+}
+
+/// Everything after the vertex stage needs for one draw.
+#[derive(Clone, Debug)]
+pub(crate) struct DrawState {
+    /// Pixels that may be written: viewport ∩ render target ∩ scissor, as
+    /// [left, right) x [top, bottom).
+    pub(crate) clip: Rect,
+    pub(crate) min_z: f32,
+    pub(crate) max_z: f32,
+    pub(crate) cull: Cull,
+    pub(crate) fill: FillMode,
+    pub(crate) flat: bool,
+    pub(crate) last_pixel: bool,
+    /// Pre-transformed input: pixels with z outside [0, 1] are discarded.
+    pub(crate) z_clip_per_pixel: bool,
+    pub(crate) depth: Option<DepthState>,
+    pub(crate) alpha_test: Option<(CmpFunc, f32)>,
+    pub(crate) blend: Option<BlendState>,
+    /// Slot i = render target i (None: unbound).
+    pub(crate) targets: Vec<Option<TargetState>>,
+    pub(crate) fog: Option<FogState>,
+    pub(crate) specular_add: bool,
+    pub(crate) depth_bias: f32,
+    pub(crate) slope_bias: f32,
+    pub(crate) point_size: f32,
+    pub(crate) point_size_min: f32,
+    pub(crate) point_size_max: f32,
+    pub(crate) point_sprite: bool,
+}
+
+fn rs<T: StateValue>(d: &Device, key: Rs, default: T) -> T {
+    T::from_raw(d.state.rs(key)).unwrap_or(default)
+}
+
+fn rsf(d: &Device, key: Rs) -> f32 {
+    f32::from_bits(d.state.rs(key))
+}
+
+impl DrawState {
+    /// Decodes the device's current state for a draw.
+    pub(crate) fn from_device(d: &Device, pretransformed: bool) -> DrawState {
+        let rt0 = d.render_targets[0]
+            .as_ref()
+            .map(|s| s.desc())
+            .map_or((0, 0), |s| (s.width, s.height));
+        let vp = d.state.viewport;
+        let mut clip = Rect::new(
+            vp.x as i32,
+            vp.y as i32,
+            vp.x.saturating_add(vp.width) as i32,
+            vp.y.saturating_add(vp.height) as i32,
+        )
+        .intersect(&Rect::of_size(rt0.0, rt0.1));
+        if d.state.rs_bool(Rs::ScissorTestEnable) {
+            clip = clip.intersect(&d.state.scissor);
+        }
+        let face = |fail, zfail, pass, func| StencilFace {
+            fail: rs(d, fail, StencilOp::Keep),
+            zfail: rs(d, zfail, StencilOp::Keep),
+            pass: rs(d, pass, StencilOp::Keep),
+            func: rs(d, func, CmpFunc::Always),
+        };
+        let depth = d.depth_stencil.as_ref().map(|ds| {
+            let format = ds.desc().format;
+            let bits = format.stencil_bits();
+            let stencil = (bits > 0 && d.state.rs_bool(Rs::StencilEnable)).then(|| {
+                let front = face(
+                    Rs::StencilFail,
+                    Rs::StencilZFail,
+                    Rs::StencilPass,
+                    Rs::StencilFunc,
+                );
+                let back = if d.state.rs_bool(Rs::TwoSidedStencilMode) {
+                    face(
+                        Rs::CcwStencilFail,
+                        Rs::CcwStencilZFail,
+                        Rs::CcwStencilPass,
+                        Rs::CcwStencilFunc,
+                    )
+                } else {
+                    front
+                };
+                let m = (1u32 << bits) - 1;
+                StencilState {
+                    front,
+                    back,
+                    reference: d.state.rs(Rs::StencilRef) & m,
+                    mask: d.state.rs(Rs::StencilMask) & m,
+                    write_mask: d.state.rs(Rs::StencilWriteMask) & m,
+                    bits,
+                }
+            });
+            let test = rs(d, Rs::ZEnable, ZBufferType::False) != ZBufferType::False;
+            DepthState {
+                surface: ds.clone(),
+                format,
+                test,
+                func: rs(d, Rs::ZFunc, CmpFunc::LessEqual),
+                write: test && d.state.rs_bool(Rs::ZWriteEnable),
+                stencil,
+            }
+        });
+        let depth = depth.filter(|ds| ds.test || ds.stencil.is_some());
+        // Never touch pixels a bound surface does not have.
+        if let Some(ds) = &depth {
+            let dd = ds.surface.desc();
+            clip = clip.intersect(&Rect::of_size(dd.width, dd.height));
+        }
+        for s in d.render_targets.iter().flatten() {
+            let sd = s.desc();
+            clip = clip.intersect(&Rect::of_size(sd.width, sd.height));
+        }
+        let alpha_test = d.state.rs_bool(Rs::AlphaTestEnable).then(|| {
+            (
+                rs(d, Rs::AlphaFunc, CmpFunc::Always),
+                (d.state.rs(Rs::AlphaRef) & 0xFF) as f32 / 255.0,
+            )
+        });
+        let blend = d.state.rs_bool(Rs::AlphaBlendEnable).then(|| {
+            let src = rs(d, Rs::SrcBlend, Blend::One);
+            let dst = rs(d, Rs::DestBlend, Blend::Zero);
+            let op = rs(d, Rs::BlendOp, BlendOp::Add);
+            let separate = d.state.rs_bool(Rs::SeparateAlphaBlendEnable);
+            BlendState {
+                src,
+                dst,
+                op,
+                src_alpha: if separate {
+                    rs(d, Rs::SrcBlendAlpha, Blend::One)
+                } else {
+                    src
+                },
+                dst_alpha: if separate {
+                    rs(d, Rs::DestBlendAlpha, Blend::Zero)
+                } else {
+                    dst
+                },
+                op_alpha: if separate {
+                    rs(d, Rs::BlendOpAlpha, BlendOp::Add)
+                } else {
+                    op
+                },
+                factor: Color(d.state.rs(Rs::BlendFactor)).to_rgba(),
+            }
+        });
+        let masks = [
+            Rs::ColorWriteEnable,
+            Rs::ColorWriteEnable1,
+            Rs::ColorWriteEnable2,
+            Rs::ColorWriteEnable3,
+        ];
+        let srgb_on = d.state.rs_bool(Rs::SrgbWriteEnable);
+        let mut seen: Vec<u64> = Vec::new();
+        let targets = (0..d.caps.num_simultaneous_rts.clamp(1, 4) as usize)
+            .map(|i| {
+                let s = d.render_targets[i].as_ref()?;
+                // The same surface bound twice is written through its first slot only.
+                if seen.contains(&s.id()) {
+                    return None;
+                }
+                seen.push(s.id());
+                let format = s.desc().format;
+                Some(TargetState {
+                    surface: s.clone(),
+                    format,
+                    write_mask: d.state.rs(masks[i]) & 0xF,
+                    srgb: i == 0
+                        && srgb_on
+                        && matches!(
+                            format,
+                            Format::A8R8G8B8
+                                | Format::X8R8G8B8
+                                | Format::A8B8G8R8
+                                | Format::X8B8G8R8
+                        ),
+                })
+            })
+            .collect();
+        let fog = d.state.rs_bool(Rs::FogEnable).then(|| {
+            let table: FogMode = rs(d, Rs::FogTableMode, FogMode::None);
+            let c = Color(d.state.rs(Rs::FogColor)).to_rgba();
+            let source = if table == FogMode::None {
+                FogSource::SpecularAlpha
+            } else {
+                // fixed-function.md 9.4: z-based when the projection's fourth
+                // column is (0, 0, 0, 1), else w-based where WFOG is reported.
+                let p = d.state.transforms[1].to_cols_array_2d();
+                let affine = p[0][3] == 0.0 && p[1][3] == 0.0 && p[2][3] == 0.0 && p[3][3] == 1.0;
+                let wfog = d.caps.raster_caps.contains(crate::caps::RasterCaps::WFOG);
+                FogSource::Table {
+                    mode: table,
+                    w_based: !affine && wfog,
+                    start: rsf(d, Rs::FogStart),
+                    end: rsf(d, Rs::FogEnd),
+                    density: rsf(d, Rs::FogDensity),
+                }
+            };
+            FogState {
+                color: [c[0], c[1], c[2]],
+                source,
+            }
+        });
+        let max_point = d.caps.max_point_size.max(1.0);
+        DrawState {
+            clip,
+            min_z: vp.min_z,
+            max_z: vp.max_z,
+            cull: rs(d, Rs::CullMode, Cull::Ccw),
+            fill: rs(d, Rs::FillMode, FillMode::Solid),
+            flat: rs(d, Rs::ShadeMode, ShadeMode::Gouraud) == ShadeMode::Flat,
+            last_pixel: d.state.rs_bool(Rs::LastPixel),
+            z_clip_per_pixel: pretransformed,
+            depth,
+            alpha_test,
+            blend,
+            targets,
+            fog,
+            specular_add: d.state.rs_bool(Rs::SpecularEnable),
+            depth_bias: rsf(d, Rs::DepthBias),
+            slope_bias: rsf(d, Rs::SlopeScaleDepthBias),
+            point_size: rsf(d, Rs::PointSize),
+            point_size_min: rsf(d, Rs::PointSizeMin),
+            point_size_max: rsf(d, Rs::PointSizeMax).min(max_point),
+            point_sprite: d.state.rs_bool(Rs::PointSpriteEnable),
+        }
+    }
+}

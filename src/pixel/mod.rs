@@ -1,0 +1,236 @@
+//! The pixel stage interface: attribute planes, the 8-lane stamp (two 2x2
+//! quads) a pixel stage shades, and the stage trait that the fixed-function
+//! pixel pipeline and the pixel-shader interpreter implement.
+//!
+//! Lane layout of a stamp at (x, y) (x multiple of 4, y even): lane i is the
+//! pixel (x + (i & 3), y + (i >> 2)). The two quads are lanes {0, 1, 4, 5}
+//! and {2, 3, 6, 7}; within a quad, `ddx` of lane i is `v[i | 1] - v[i & !1]`
+//! (its own row) and `ddy` is `v[i | 4] - v[i & !4]` (its own column)
+//! (rasterization.md 18, "fine" derivatives). Lanes outside the primitive
+//! are helpers: they are evaluated (attributes extrapolated) but never
+//! written.
+//!
+//! Attribute evaluation (identical, operation for operation, in both
+//! drivers so that images match bit for bit): with `fx`, `fy` the pixel
+//! centre minus the primitive's plane origin (exact in f32),
+//! `v = a0 + ddx * fx + ddy * fy`; perspective-correct attributes are
+//! planes of `a * rhw` and are multiplied by `w = 1 / q(fx, fy)`.
+
+// Index loops keep the scalar and 8-lane formulas visibly parallel and
+// keep closures out of the SIMD path (see the simd module docs).
+#![allow(clippy::needless_range_loop)]
+
+pub(crate) mod setup;
+
+use crate::simd::{FloatV, Simd};
+
+/// `a0 + ddx * fx + ddy * fy` over a primitive.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Plane {
+    /// Value at the plane origin.
+    pub a0: f32,
+    /// Change per pixel in x.
+    pub ddx: f32,
+    /// Change per pixel in y.
+    pub ddy: f32,
+}
+
+impl Plane {
+    /// A constant.
+    pub const fn constant(v: f32) -> Plane {
+        Plane {
+            a0: v,
+            ddx: 0.0,
+            ddy: 0.0,
+        }
+    }
+
+    /// Scalar evaluation (the Reference driver's form).
+    #[inline(always)]
+    pub fn at(&self, fx: f32, fy: f32) -> f32 {
+        self.a0 + self.ddx * fx + self.ddy * fy
+    }
+
+    /// 8-lane evaluation; same operations in the same order as [`Plane::at`].
+    #[inline(always)]
+    pub fn eval<S: Simd>(&self, s: S, fx: S::F, fy: S::F) -> S::F {
+        s.splat(self.a0) + s.splat(self.ddx) * fx + s.splat(self.ddy) * fy
+    }
+}
+
+/// The attributes of one primitive as the pixel stage sees them.
+#[derive(Clone, Copy, Debug)]
+pub struct AttrPlanes<'a> {
+    /// One plane per input the stage asked for, in [`PixelStage::inputs`] order.
+    pub planes: &'a [Plane],
+    /// Bit k set: plane k is perspective-corrected (multiplied by `w`).
+    pub persp: u64,
+}
+
+/// One 4x2 stamp (two 2x2 quads) handed to a pixel stage.
+#[derive(Clone, Copy, Debug)]
+pub struct Stamp<'a, S: Simd> {
+    /// Pixel x of lane 0 (a multiple of 4).
+    pub x: i32,
+    /// Pixel y of lane 0 (even).
+    pub y: i32,
+    /// Lanes inside the primitive; the others are helper lanes.
+    pub coverage: S::M,
+    /// Clockwise (front) primitive; lines and points are front.
+    pub front: bool,
+    /// `1 / q` at the pixel (1 for affine primitives).
+    pub w: S::F,
+    /// The stage's inputs at the 8 lanes, in [`PixelStage::inputs`] order,
+    /// already perspective-corrected (evaluated by the rasterizer with the
+    /// module's formula).
+    pub inputs: &'a [S::F],
+}
+
+impl<S: Simd> Stamp<'_, S> {
+    /// Input `k` at the stamp's 8 lanes.
+    #[inline(always)]
+    pub fn attr(&self, k: usize) -> S::F {
+        self.inputs[k]
+    }
+}
+
+/// What a pixel stage produces for a stamp.
+#[derive(Clone, Copy, Debug)]
+pub struct PixelOut<S: Simd> {
+    /// Colour per render target (r, g, b, a).
+    pub color: [[S::F; 4]; 4],
+    /// Bit i: the stage wrote oCi (unwritten targets keep their contents).
+    pub written: u32,
+    /// Lanes the stage discarded (`texkill`, clip); they write nothing.
+    pub kill: S::M,
+}
+
+impl<S: Simd> PixelOut<S> {
+    /// Zero colours, nothing written, nothing killed.
+    pub fn new(s: S) -> PixelOut<S> {
+        let z = s.splat(0.0);
+        PixelOut {
+            color: [[z; 4]; 4],
+            written: 0,
+            kill: s.mask_from_bits(0),
+        }
+    }
+}
+
+/// Scalar output of a pixel stage for one pixel (Reference driver).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PixelOutScalar {
+    /// Colour per render target.
+    pub color: [[f32; 4]; 4],
+    /// Bit i: oCi written.
+    pub written: u32,
+    /// The pixel was discarded.
+    pub kill: bool,
+}
+
+/// A pixel stage: fixed-function texture stages or a pixel shader.
+///
+/// Implementations compute the same values in [`PixelStage::shade`] (Warp,
+/// 8 lanes) and [`PixelStage::shade_scalar`] (Reference, one pixel), so the
+/// drivers' images agree.
+pub trait PixelStage: Sync {
+    /// Vertex attribute indices (slots of `geom`: diffuse 0..4, specular
+    /// 4..8, texture set n at 8 + 4n) the stage reads, in plane order.
+    fn inputs(&self) -> &[usize];
+    /// Attribute indices that flat shading replaces by the provoking
+    /// vertex's value (colour inputs).
+    fn flat_inputs(&self) -> u64;
+    /// Shades the 8 lanes of `stamp` into `out` (reused from stamp to stamp:
+    /// set `written`, `kill` and the colours of the targets written).
+    fn shade<S: Simd>(
+        &self,
+        s: S,
+        stamp: &Stamp<'_, S>,
+        attrs: &AttrPlanes<'_>,
+        out: &mut PixelOut<S>,
+    );
+    /// Shades one pixel; `attr(k)` is input k at the pixel.
+    fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar;
+}
+
+/// The pixel stage of pre-lit, untextured drawing: the interpolated diffuse
+/// colour, plus the specular colour when `D3DRS_SPECULARENABLE` is set
+/// (RGB only, clamped to 1; fixed-function.md 11.6). Writes RT0.
+#[derive(Clone, Debug)]
+pub struct ColorStage {
+    inputs: Vec<usize>,
+    specular: bool,
+}
+
+impl ColorStage {
+    /// The stage; `specular` adds the specular colour.
+    pub fn new(specular: bool) -> ColorStage {
+        let mut inputs = vec![0, 1, 2, 3];
+        if specular {
+            inputs.extend([4, 5, 6]);
+        }
+        ColorStage { inputs, specular }
+    }
+}
+
+impl PixelStage for ColorStage {
+    fn inputs(&self) -> &[usize] {
+        &self.inputs
+    }
+
+    fn flat_inputs(&self) -> u64 {
+        0x7F
+    }
+
+    #[inline(always)]
+    fn shade<S: Simd>(
+        &self,
+        s: S,
+        stamp: &Stamp<'_, S>,
+        _attrs: &AttrPlanes<'_>,
+        out: &mut PixelOut<S>,
+    ) {
+        // No closures or array maps here: they would be compiled outside the
+        // AVX2 trampoline (see the simd module docs).
+        let zero = s.splat(0.0);
+        let one = s.splat(1.0);
+        let c = &mut out.color[0];
+        for k in 0..4 {
+            c[k] = stamp.attr(k).max(zero).min(one);
+        }
+        if self.specular {
+            for k in 0..3 {
+                c[k] = (c[k] + stamp.attr(4 + k).max(zero).min(one)).min(one);
+            }
+        }
+        out.written = 1;
+        out.kill = s.mask_from_bits(0);
+    }
+
+    fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
+        let sat = |v: f32| fmin(fmax(v, 0.0), 1.0);
+        let mut c = [0, 1, 2, 3].map(|k| sat(attr(k)));
+        if self.specular {
+            for (k, ch) in c.iter_mut().take(3).enumerate() {
+                *ch = fmin(*ch + sat(attr(4 + k)), 1.0);
+            }
+        }
+        PixelOutScalar {
+            color: [c, [0.0; 4], [0.0; 4], [0.0; 4]],
+            written: 1,
+            kill: false,
+        }
+    }
+}
+
+/// `a < b ? a : b`, the crate-wide min (NaN → b), as the SIMD backends define it.
+#[inline(always)]
+pub fn fmin(a: f32, b: f32) -> f32 {
+    if a < b { a } else { b }
+}
+
+/// `a > b ? a : b`, the crate-wide max (NaN → b).
+#[inline(always)]
+pub fn fmax(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
+}

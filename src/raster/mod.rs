@@ -1,0 +1,112 @@
+//! The Warp rasterizer: set-up (8 triangles at once), binning into 64x64
+//! tiles, and tile execution in parallel (one band of tiles per task, in a
+//! long-lived rayon pool), each tile walking its primitives in submission
+//! order: 8x8 blocks trivially rejected / accepted per edge, 4x2 stamps
+//! with edge masks, shading and merging in 8 SIMD lanes.
+//!
+//! Invariant: a pixel is only ever touched by the task that owns its band,
+//! and within a band primitives run in submission order, so the image is
+//! bit-identical for any thread count; every float formula repeats the
+//! Reference driver's, so the image equals the Reference image too.
+
+mod setup;
+mod tile;
+
+use rayon::prelude::*;
+
+use crate::geom::{Prim, VertexBuf};
+use crate::pipeline::FrameTargets;
+use crate::pipeline::state::DrawState;
+use crate::pixel::PixelStage;
+use crate::pixel::setup::PrimSetup;
+use crate::reference::Inputs;
+use crate::simd::Backend;
+
+/// Tile edge in pixels (tiles are square; a band is one row of tiles).
+pub(crate) const TILE: i32 = 64;
+
+/// Buffers reused from draw to draw (no fresh allocation, no page faults).
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    setups: Vec<PrimSetup>,
+    planes: Vec<crate::pixel::Plane>,
+    bins: Vec<Vec<u32>>,
+}
+
+/// Renders `prims` of one draw into `fb`; returns the samples that passed
+/// depth and stencil.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn draw<P: PixelStage>(
+    scratch: &mut Scratch,
+    st: &DrawState,
+    buf: &VertexBuf,
+    prims: &[Prim],
+    inputs: &Inputs<'_>,
+    stage: &P,
+    fb: FrameTargets<'_>,
+    backend: Backend,
+    pool: Option<&rayon::ThreadPool>,
+) -> u64 {
+    let Scratch {
+        setups,
+        planes,
+        bins,
+    } = scratch;
+    setups.clear();
+    planes.clear();
+    setups.reserve(prims.len());
+    setup::build(st, buf, prims, inputs, backend, setups, planes);
+    if setups.is_empty() {
+        return 0;
+    }
+    // Bin: tile (tx, ty) of the clip rectangle's grid gets every primitive
+    // whose bounding box touches it, in order.
+    let tiles_x = st.clip.right.div_euclid(TILE) + 1;
+    let tiles_y = st.clip.bottom.div_euclid(TILE) + 1;
+    bins.resize_with((tiles_x * tiles_y) as usize, Vec::new);
+    for b in bins.iter_mut() {
+        b.clear();
+    }
+    for (i, p) in setups.iter().enumerate() {
+        if p.bbox.is_empty() {
+            continue;
+        }
+        for ty in p.bbox.top / TILE..=(p.bbox.bottom - 1) / TILE {
+            for tx in p.bbox.left / TILE..=(p.bbox.right - 1) / TILE {
+                bins[(ty * tiles_x + tx) as usize].push(i as u32);
+            }
+        }
+    }
+    let bands = fb.into_bands(TILE as usize);
+    let ctx = tile::Ctx {
+        st,
+        setups,
+        planes,
+        inputs,
+        stage,
+        bins,
+        tiles_x,
+        tiles_y,
+        fast: crate::om::FastOm::new(st),
+        w_fog: matches!(
+            st.fog.map(|f| f.source),
+            Some(crate::pipeline::state::FogSource::Table { w_based: true, .. })
+        ),
+    };
+    let run = |band: FrameTargets<'_>| -> u64 {
+        if band.y0 >= st.clip.bottom || band.y0 + band.rows <= st.clip.top {
+            return 0;
+        }
+        crate::simd::dispatch(
+            backend,
+            tile::Band {
+                ctx: &ctx,
+                fb: band,
+            },
+        )
+    };
+    match pool {
+        Some(pool) => pool.install(|| bands.into_par_iter().map(run).sum()),
+        None => bands.into_iter().map(run).sum(),
+    }
+}

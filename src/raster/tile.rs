@@ -1,0 +1,461 @@
+//! Tile execution: one band (a row of tiles) per task; per tile, the binned
+//! primitives in order; triangles hierarchically (tile-level edge
+//! classification, 8x8 blocks trivially accepted or rejected per edge,
+//! 4x2 stamps with edge masks), points and lines by their own coverage.
+//!
+//! Edge values inside a tile fit in i32: an edge that neither accepts nor
+//! rejects the tile crosses it, so its values there are within
+//! 68 * (|a| + |b|) < 2^30 of zero (|a|, |b| < 2^23 inside the guard band).
+
+use super::TILE;
+use crate::om::{FastOm, FastTargets, StampIn, merge, merge_fast};
+use crate::pipeline::FrameTargets;
+use crate::pipeline::state::DrawState;
+use crate::pixel::setup::{Cover, Edge, PrimSetup, rel};
+use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
+use crate::reference::Inputs;
+use crate::simd::{IntV, Kernel, MaskV, Simd};
+use crate::state::Rect;
+
+/// What every band of a draw reads.
+pub(crate) struct Ctx<'a, P> {
+    pub(crate) st: &'a DrawState,
+    pub(crate) setups: &'a [PrimSetup],
+    pub(crate) planes: &'a [Plane],
+    pub(crate) inputs: &'a Inputs<'a>,
+    pub(crate) stage: &'a P,
+    pub(crate) bins: &'a [Vec<u32>],
+    pub(crate) tiles_x: i32,
+    pub(crate) tiles_y: i32,
+    /// The merger's fast path, when the draw's state selects it.
+    pub(crate) fast: Option<FastOm>,
+    /// Table fog from w (stamps need `1 / q` even for affine primitives).
+    pub(crate) w_fog: bool,
+}
+
+/// Where stamps are merged: the general merger, or its fast path on word
+/// views of the band's depth buffer and RT0.
+trait Sink<S: Simd> {
+    /// First surface row of the band.
+    fn y0(&self) -> i32;
+    /// Merges one stamp (`inp.y` band-relative).
+    fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32;
+}
+
+/// The general merger on the band's targets.
+struct General<'a, 'b> {
+    fb: &'a mut FrameTargets<'b>,
+}
+
+impl<S: Simd> Sink<S> for General<'_, '_> {
+    #[inline(always)]
+    fn y0(&self) -> i32 {
+        self.fb.y0
+    }
+    #[inline(always)]
+    fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32 {
+        merge(s, st, out, inp, self.fb.depth.as_mut(), &mut self.fb.colors)
+    }
+}
+
+/// The fast path ([`merge_fast`]), with the general merger on the same
+/// views for stamps that reach past the band's bytes.
+struct Fast<'a> {
+    f: FastOm,
+    t: FastTargets<'a>,
+    y0: i32,
+}
+
+impl<S: Simd> Sink<S> for Fast<'_> {
+    #[inline(always)]
+    fn y0(&self) -> i32 {
+        self.y0
+    }
+    #[inline(always)]
+    fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32 {
+        if self.t.holds(inp.x, inp.y) {
+            merge_fast(s, &self.f, out, inp, &mut self.t)
+        } else {
+            self.t.merge_general(s, st, out, inp)
+        }
+    }
+}
+
+/// Plane values of one primitive over a region, factored by column and row:
+/// `v = (a0 + ddx * fx) + ddy * fy` is `t[col] + u[row]` with the same
+/// roundings as the direct evaluation (the Reference driver's formula), at
+/// one add per stamp instead of two multiplies and two adds.
+struct Interp<S: Simd> {
+    x0: i32,
+    y0: i32,
+    /// Planes per column / row: z, q, then the inputs.
+    np: usize,
+    /// Column terms, `np` per stamp column.
+    t: Vec<S::F>,
+    /// Row terms, `np` per stamp row.
+    u: Vec<S::F>,
+    /// The current stamp's input values.
+    vals: Vec<S::F>,
+}
+
+impl<S: Simd> Interp<S> {
+    fn new(s: S) -> Interp<S> {
+        let _ = s;
+        Interp {
+            x0: 0,
+            y0: 0,
+            np: 0,
+            t: Vec::new(),
+            u: Vec::new(),
+            vals: Vec::new(),
+        }
+    }
+
+    /// Builds the terms of `p`'s planes (z, q, `inputs`) over region `r`.
+    #[inline(always)]
+    fn build(&mut self, s: S, p: &PrimSetup, inputs: &[Plane], r: &Rect) {
+        self.x0 = r.left & !3;
+        self.y0 = r.top & !1;
+        let cols = ((r.right - self.x0 + 3) / 4) as usize;
+        let rows = ((r.bottom - self.y0 + 1) / 2) as usize;
+        let np = 2 + inputs.len();
+        self.np = np;
+        let zero = s.splat(0.0);
+        // Grow only: every term this region reads is written below (no
+        // clear-and-refill per primitive and tile).
+        if self.t.len() < cols * np {
+            self.t.resize(cols * np, zero);
+        }
+        if self.u.len() < rows * np {
+            self.u.resize(rows * np, zero);
+        }
+        let lx = s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
+        let ly = s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+        for k in 0..np {
+            let pl = match k {
+                0 => &p.z,
+                1 => &p.q,
+                _ => &inputs[k - 2],
+            };
+            let (a0, ddx, ddy) = (s.splat(pl.a0), s.splat(pl.ddx), s.splat(pl.ddy));
+            for c in 0..cols {
+                let fx = s.splat(rel(self.x0 + 4 * c as i32, p.ox)) + lx;
+                self.t[c * np + k] = a0 + ddx * fx;
+            }
+            for r in 0..rows {
+                let fy = s.splat(rel(self.y0 + 2 * r as i32, p.oy)) + ly;
+                self.u[r * np + k] = ddy * fy;
+            }
+        }
+        if self.vals.len() != inputs.len() {
+            self.vals.resize(inputs.len(), zero);
+        }
+    }
+}
+
+/// One band of a draw: the kernel a worker runs.
+pub(crate) struct Band<'a, 'b, P> {
+    pub(crate) ctx: &'a Ctx<'a, P>,
+    pub(crate) fb: FrameTargets<'b>,
+}
+
+impl<P: PixelStage> Kernel for Band<'_, '_, P> {
+    type Output = u64;
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> u64 {
+        let ctx = self.ctx;
+        let mut fb = self.fb;
+        let ty = fb.y0 / TILE;
+        if ty >= ctx.tiles_y {
+            return 0;
+        }
+        let band = Rect::new(0, fb.y0, i32::MAX, fb.y0 + fb.rows);
+        let y0 = fb.y0;
+        if let Some(f) = ctx.fast
+            && let Some(t) = FastTargets::new(fb.depth.as_mut(), fb.colors[0].as_mut())
+        {
+            return tiles(s, ctx, ty, band, &mut Fast { f, t, y0 });
+        }
+        tiles(s, ctx, ty, band, &mut General { fb: &mut fb })
+    }
+}
+
+/// The tiles of band row `ty` (pixels inside `band`), each tile's binned
+/// primitives in order.
+#[inline(always)]
+fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    ty: i32,
+    band: Rect,
+    sink: &mut K,
+) -> u64 {
+    let mut samples = 0u64;
+    let mut out = PixelOut::new(s);
+    let mut ip = Interp::new(s);
+    for tx in 0..ctx.tiles_x {
+        let tile = Rect::new(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE)
+            .intersect(&ctx.st.clip)
+            .intersect(&band);
+        if tile.is_empty() {
+            continue;
+        }
+        for &pi in &ctx.bins[(ty * ctx.tiles_x + tx) as usize] {
+            let p = &ctx.setups[pi as usize];
+            samples += u64::from(prim(s, ctx, p, tile, sink, &mut out, &mut ip));
+        }
+    }
+    samples
+}
+
+/// Lanes of stamp (x, y) inside `r`.
+#[inline(always)]
+fn region_bits(r: &Rect, x: i32, y: i32) -> u32 {
+    // Columns x..x+4 inside [left, right): a 4-bit run, without a loop.
+    let lo = (r.left - x).clamp(0, 4);
+    let hi = (r.right - x).clamp(0, 4);
+    let cols = ((1u32 << hi) - 1) & !((1u32 << lo) - 1);
+    let mut bits = 0;
+    if y >= r.top && y < r.bottom {
+        bits |= cols;
+    }
+    if y + 1 >= r.top && y + 1 < r.bottom {
+        bits |= cols << 4;
+    }
+    bits
+}
+
+#[inline(always)]
+fn prim<S: Simd, P: PixelStage, K: Sink<S>>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    p: &PrimSetup,
+    tile: Rect,
+    fb: &mut K,
+    out: &mut PixelOut<S>,
+    ip: &mut Interp<S>,
+) -> u32 {
+    let r = p.bbox.intersect(&tile);
+    if r.is_empty() {
+        return 0;
+    }
+    let n_in = ctx.inputs.list.len();
+    let inputs = &ctx.planes[p.attr_off as usize..p.attr_off as usize + n_in];
+    if !matches!(p.cover, Cover::Tri(_)) {
+        ip.build(s, p, inputs, &r);
+    }
+    let mut n = 0;
+    match p.cover {
+        Cover::Tri(e) => n += tri(s, ctx, p, &e, r, fb, out, ip),
+        Cover::Rect | Cover::Line(_) => {
+            let mut y = r.top & !1;
+            while y < r.bottom {
+                let mut x = r.left & !3;
+                while x < r.right {
+                    let mut bits = region_bits(&r, x, y);
+                    if let Cover::Line(l) = &p.cover {
+                        for lane in 0..8 {
+                            if bits & (1 << lane) != 0 && !l.covers(x + (lane & 3), y + (lane >> 2))
+                            {
+                                bits &= !(1 << lane);
+                            }
+                        }
+                    }
+                    if bits != 0 {
+                        n += stamp(s, ctx, p, x, y, bits, fb, out, ip);
+                    }
+                    x += 4;
+                }
+                y += 2;
+            }
+        }
+    }
+    n
+}
+
+/// One partially covering edge, relative to the region's stamp origin.
+#[derive(Clone, Copy)]
+struct PEdge<I> {
+    a: i32,
+    b: i32,
+    /// F at the origin.
+    f0: i32,
+    /// a * lane_x + b * lane_y.
+    step: I,
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn tri<S: Simd, P: PixelStage, K: Sink<S>>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    p: &PrimSetup,
+    e: &[Edge; 3],
+    r: Rect,
+    fb: &mut K,
+    out: &mut PixelOut<S>,
+    ip: &mut Interp<S>,
+) -> u32 {
+    let (ox, oy) = (r.left & !7, r.top & !7);
+    let (w, h) = (
+        i64::from(r.right - 1 - r.left),
+        i64::from(r.bottom - 1 - r.top),
+    );
+    let lx = s.i32s([0, 1, 2, 3, 0, 1, 2, 3]);
+    let ly = s.i32s([0, 0, 0, 0, 1, 1, 1, 1]);
+    let mut edges: [Option<PEdge<S::I>>; 3] = [None; 3];
+    let mut count = 0;
+    for ed in e {
+        let f = ed.at(r.left.into(), r.top.into());
+        let min = f + ed.a.min(0) * w + ed.b.min(0) * h;
+        let max = f + ed.a.max(0) * w + ed.b.max(0) * h;
+        if max <= 0 {
+            return 0;
+        }
+        if min > 0 {
+            continue;
+        }
+        let (a, b) = (ed.a as i32, ed.b as i32);
+        edges[count] = Some(PEdge {
+            a,
+            b,
+            f0: ed.at(ox.into(), oy.into()) as i32,
+            step: s.splat_i(a).mul_lo(lx) + s.splat_i(b).mul_lo(ly),
+        });
+        count += 1;
+    }
+    let edges = &edges[..count];
+    // The triangle touches this tile: build its interpolation terms.
+    let n_in = ctx.inputs.list.len();
+    ip.build(
+        s,
+        p,
+        &ctx.planes[p.attr_off as usize..p.attr_off as usize + n_in],
+        &r,
+    );
+    let zero = s.splat_i(0);
+    let mut n = 0;
+    let mut by = oy;
+    while by < r.bottom {
+        let mut bx = ox;
+        while bx < r.right {
+            // Classify the 8x8 block per edge.
+            let mut live: [Option<(PEdge<S::I>, i32)>; 3] = [None; 3];
+            let mut nl = 0;
+            let mut rejected = false;
+            for pe in edges.iter().flatten() {
+                let fb0 = pe.f0 + pe.a * (bx - ox) + pe.b * (by - oy);
+                let min = fb0 + pe.a.min(0) * 7 + pe.b.min(0) * 7;
+                let max = fb0 + pe.a.max(0) * 7 + pe.b.max(0) * 7;
+                if max <= 0 {
+                    rejected = true;
+                    break;
+                }
+                if min <= 0 {
+                    live[nl] = Some((*pe, fb0));
+                    nl += 1;
+                }
+            }
+            if !rejected {
+                let inner = bx >= r.left && by >= r.top && bx + 8 <= r.right && by + 8 <= r.bottom;
+                let live = &live[..nl];
+                let mut sy = by.max(r.top & !1);
+                let sy_end = (by + 8).min(r.bottom);
+                while sy < sy_end {
+                    let mut sx = bx.max(r.left & !3);
+                    let sx_end = (bx + 8).min(r.right);
+                    while sx < sx_end {
+                        let mut bits = if inner { 0xFF } else { region_bits(&r, sx, sy) };
+                        // A plain loop over the live edges (iterator adaptors
+                        // such as `flatten` are closures: see the simd docs).
+                        #[allow(clippy::manual_flatten)]
+                        for le in live {
+                            if let Some((pe, fb0)) = le {
+                                let f = fb0 + pe.a * (sx - bx) + pe.b * (sy - by);
+                                bits &= (s.splat_i(f) + pe.step).gt(zero).bits();
+                            }
+                        }
+                        if bits != 0 {
+                            n += stamp(s, ctx, p, sx, sy, bits, fb, out, ip);
+                        }
+                        sx += 4;
+                    }
+                    sy += 2;
+                }
+            }
+            bx += 8;
+        }
+        by += 8;
+    }
+    n
+}
+
+/// Shades and merges one stamp of `p` with coverage `bits`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn stamp<S: Simd, P: PixelStage, K: Sink<S>>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    p: &PrimSetup,
+    x: i32,
+    y: i32,
+    bits: u32,
+    fb: &mut K,
+    out: &mut PixelOut<S>,
+    ip: &mut Interp<S>,
+) -> u32 {
+    let one = s.splat(1.0);
+    let w_fog = ctx.w_fog;
+    let np = ip.np;
+    let n = np - 2;
+    let c = ((x - ip.x0) >> 2) as usize * np;
+    let r = ((y - ip.y0) >> 1) as usize * np;
+    let tc = &ip.t[c..c + np];
+    let ur = &ip.u[r..r + np];
+    let z = tc[0] + ur[0];
+    let wq = if p.persp != 0 || w_fog {
+        one / (tc[1] + ur[1])
+    } else {
+        one
+    };
+    let vals = &mut ip.vals[..n];
+    let (ti, ui) = (&tc[2..], &ur[2..]);
+    if p.persp == 0 {
+        for k in 0..n {
+            vals[k] = ti[k] + ui[k];
+        }
+    } else {
+        for k in 0..n {
+            let v = ti[k] + ui[k];
+            vals[k] = if p.persp & (1 << k) != 0 { v * wq } else { v };
+        }
+    }
+    let attrs = AttrPlanes {
+        planes: &ctx.planes[p.attr_off as usize..p.attr_off as usize + n],
+        persp: p.persp,
+    };
+    let st = Stamp {
+        x,
+        y,
+        coverage: s.mask_from_bits(bits),
+        front: p.front,
+        w: if p.persp != 0 { wq } else { one },
+        inputs: &ip.vals,
+    };
+    ctx.stage.shade(s, &st, &attrs, out);
+    let fog_alpha = match ctx.inputs.fog {
+        Some(k) => ip.vals[k],
+        None => one,
+    };
+    let inp = StampIn {
+        live: bits,
+        z,
+        w: wq,
+        fog_alpha,
+        bias: p.bias,
+        front: p.front,
+        x,
+        y: y - fb.y0(),
+    };
+    fb.merge(s, ctx.st, out, &inp)
+}

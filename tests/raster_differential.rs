@@ -1,0 +1,317 @@
+//! Differential tests: random draws (degenerate, huge, sliver, off-screen,
+//! NaN/Inf triangles; random states) rendered by Warp and by Reference give
+//! identical bytes, and Warp gives identical bytes for 1, 2 and 3 threads
+//! and both SIMD backends.
+
+mod raster_support;
+
+use raster_support::*;
+use warp9::state::{Blend, BlendOp, CmpFunc, Cull, FillMode, ShadeMode, StencilOp};
+use warp9::{ClearFlags, Device, DriverType, Format, PrimitiveType, RenderState, SimdChoice};
+
+struct Rng(u32);
+
+impl Rng {
+    fn next(&mut self) -> u32 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.0 = x;
+        x
+    }
+    fn below(&mut self, n: u32) -> u32 {
+        self.next() % n
+    }
+    fn f(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (self.next() >> 8) as f32 / (1 << 24) as f32 * (hi - lo)
+    }
+    fn pick<T: Copy>(&mut self, s: &[T]) -> T {
+        s[self.below(s.len() as u32) as usize]
+    }
+}
+
+fn coord(r: &mut Rng, size: f32) -> f32 {
+    match r.below(40) {
+        0 => f32::NAN,
+        1 => f32::INFINITY,
+        2 => r.f(-30000.0, 30000.0),
+        3 => r.f(-9000.0, 9000.0),
+        // On pixel centres and half-pixels, where the fill rule decides.
+        4..=12 => (r.below(2 * size as u32 + 8) as f32) * 0.5 - 2.0,
+        _ => r.f(-8.0, size + 8.0),
+    }
+}
+
+fn random_vertex(r: &mut Rng, size: f32) -> V {
+    V {
+        x: coord(r, size),
+        y: coord(r, size),
+        z: if r.below(10) == 0 {
+            r.f(-0.5, 1.5)
+        } else {
+            r.f(0.0, 1.0)
+        },
+        rhw: match r.below(12) {
+            0 => 0.0,
+            1 => -1.0,
+            2..=5 => 1.0,
+            _ => r.f(0.05, 4.0),
+        },
+        diffuse: r.next(),
+        specular: r.next(),
+    }
+}
+
+const ALL_CMP: [CmpFunc; 8] = [
+    CmpFunc::Never,
+    CmpFunc::Less,
+    CmpFunc::Equal,
+    CmpFunc::LessEqual,
+    CmpFunc::Greater,
+    CmpFunc::NotEqual,
+    CmpFunc::GreaterEqual,
+    CmpFunc::Always,
+];
+const BLENDS: [Blend; 12] = [
+    Blend::Zero,
+    Blend::One,
+    Blend::SrcColor,
+    Blend::InvSrcColor,
+    Blend::SrcAlpha,
+    Blend::InvSrcAlpha,
+    Blend::DestAlpha,
+    Blend::InvDestAlpha,
+    Blend::DestColor,
+    Blend::InvDestColor,
+    Blend::BlendFactor,
+    Blend::InvBlendFactor,
+];
+const OPS: [BlendOp; 5] = [
+    BlendOp::Add,
+    BlendOp::Subtract,
+    BlendOp::RevSubtract,
+    BlendOp::Min,
+    BlendOp::Max,
+];
+const SOPS: [StencilOp; 8] = [
+    StencilOp::Keep,
+    StencilOp::Zero,
+    StencilOp::Replace,
+    StencilOp::IncrSat,
+    StencilOp::DecrSat,
+    StencilOp::Invert,
+    StencilOp::Incr,
+    StencilOp::Decr,
+];
+
+/// Random render states (all valid at 9_3).
+fn random_states(r: &mut Rng) -> Vec<RenderState> {
+    use RenderState as R;
+    let mut s = vec![
+        R::CullMode(r.pick(&[Cull::None, Cull::Cw, Cull::Ccw])),
+        R::ZFunc(r.pick(&ALL_CMP)),
+        R::ZWriteEnable(r.below(2) == 0),
+        R::ShadeMode(r.pick(&[ShadeMode::Flat, ShadeMode::Gouraud])),
+        R::FillMode(if r.below(6) == 0 {
+            r.pick(&[FillMode::Point, FillMode::Wireframe])
+        } else {
+            FillMode::Solid
+        }),
+        R::SpecularEnable(r.below(3) == 0),
+        R::ColorWriteEnable(if r.below(4) == 0 { r.below(16) } else { 0xF }),
+        R::LastPixel(r.below(2) == 0),
+    ];
+    if r.below(3) == 0 {
+        s.push(R::AlphaBlendEnable(true));
+        s.push(R::SrcBlend(r.pick(&BLENDS)));
+        s.push(R::DestBlend(r.pick(&BLENDS)));
+        s.push(R::BlendOp(r.pick(&OPS)));
+        s.push(R::BlendFactor(warp9::state::Color(r.next())));
+        if r.below(2) == 0 {
+            s.push(R::SeparateAlphaBlendEnable(true));
+            s.push(R::SrcBlendAlpha(r.pick(&BLENDS)));
+            s.push(R::DestBlendAlpha(r.pick(&BLENDS)));
+            s.push(R::BlendOpAlpha(r.pick(&OPS)));
+        }
+    }
+    if r.below(4) == 0 {
+        s.push(R::AlphaTestEnable(true));
+        s.push(R::AlphaFunc(r.pick(&ALL_CMP)));
+        s.push(R::AlphaRef(r.below(256)));
+    }
+    if r.below(3) == 0 {
+        s.push(R::StencilEnable(true));
+        s.push(R::StencilFunc(r.pick(&ALL_CMP)));
+        s.push(R::StencilFail(r.pick(&SOPS)));
+        s.push(R::StencilZFail(r.pick(&SOPS)));
+        s.push(R::StencilPass(r.pick(&SOPS)));
+        s.push(R::StencilRef(r.below(256)));
+        s.push(R::StencilMask(r.next()));
+        s.push(R::StencilWriteMask(r.next()));
+        if r.below(2) == 0 {
+            s.push(R::TwoSidedStencilMode(true));
+            s.push(R::CcwStencilFunc(r.pick(&ALL_CMP)));
+            s.push(R::CcwStencilPass(r.pick(&SOPS)));
+            s.push(R::CcwStencilZFail(r.pick(&SOPS)));
+            s.push(R::CcwStencilFail(r.pick(&SOPS)));
+        }
+    }
+    if r.below(4) == 0 {
+        s.push(R::DepthBias(r.f(-0.1, 0.1)));
+        s.push(R::SlopeScaleDepthBias(r.f(-2.0, 2.0)));
+    }
+    if r.below(5) == 0 {
+        s.push(R::FogEnable(true));
+        s.push(R::FogColor(warp9::state::Color(r.next())));
+        if r.below(2) == 0 {
+            s.push(R::FogTableMode(warp9::state::FogMode::Linear));
+            s.push(R::FogStart(r.f(0.0, 0.5)));
+            s.push(R::FogEnd(r.f(0.5, 1.0)));
+        }
+    }
+    if r.below(5) == 0 {
+        s.push(R::ScissorTestEnable(true));
+    }
+    s.push(R::PointSize(r.pick(&[1.0, 1.0, 2.0, 3.5, 7.0])));
+    s
+}
+
+/// Renders one random scene and returns the colour and depth-stencil bytes.
+fn render(seed: u32, o: &Opts, draws: usize) -> (Vec<u8>, Vec<u8>) {
+    let mut d = device(o);
+    let mut r = Rng(seed);
+    let size = o.size.0 as f32;
+    let stencil = o.depth.is_some_and(|f| f == Format::D24S8);
+    let flags = if stencil {
+        ClearFlags::TARGET | ClearFlags::ZBUFFER | ClearFlags::STENCIL
+    } else {
+        ClearFlags::TARGET | ClearFlags::ZBUFFER
+    };
+    d.clear(&[], flags, r.next(), 0.5, r.below(256)).unwrap();
+    d.set_scissor_rect(&warp9::state::Rect::new(3, 5, 40, 37))
+        .unwrap();
+    for _ in 0..draws {
+        for s in random_states(&mut r) {
+            d.set_render_state(s);
+        }
+        let kind = r.pick(&[
+            PrimitiveType::TriangleList,
+            PrimitiveType::TriangleList,
+            PrimitiveType::TriangleStrip,
+            PrimitiveType::TriangleFan,
+            PrimitiveType::LineList,
+            PrimitiveType::LineStrip,
+            PrimitiveType::PointList,
+        ]);
+        let n = 1 + r.below(9) as usize;
+        let vs: Vec<V> = (0..n + 2).map(|_| random_vertex(&mut r, size)).collect();
+        let vs = if kind == PrimitiveType::TriangleList {
+            &vs[..3 * (vs.len() / 3)]
+        } else {
+            &vs[..]
+        };
+        draw(&mut d, kind, vs);
+        // Reset the states that would make the next draw's validation depend on this one.
+        d.set_render_state(RenderState::SeparateAlphaBlendEnable(false));
+    }
+    let ds = d
+        .get_depth_stencil_surface()
+        .map(|s| s.read_bytes())
+        .unwrap_or_default();
+    (raw(&d), ds)
+}
+
+fn opts(driver: DriverType, format: Format, depth: Format) -> Opts {
+    Opts {
+        driver,
+        size: (45, 41),
+        format,
+        depth: Some(depth),
+        ..Opts::default()
+    }
+}
+
+#[test]
+fn warp_equals_reference_on_random_draws() {
+    let mut cases = 0;
+    let mut drawn = 0;
+    for seed in 1..=220u32 {
+        let (format, depth) = match seed % 4 {
+            0 => (Format::X8R8G8B8, Format::D24S8),
+            1 => (Format::A8R8G8B8, Format::D24S8),
+            2 => (Format::R5G6B5, Format::D16),
+            _ => (Format::A8R8G8B8, Format::D24X8),
+        };
+        let w = render(seed, &opts(DriverType::Warp, format, depth), 12);
+        let r = render(seed, &opts(DriverType::Reference, format, depth), 12);
+        assert!(w.0 == r.0, "colour differs, seed {seed}");
+        if w.0 != render(seed, &opts(DriverType::Warp, format, depth), 0).0 {
+            drawn += 1;
+        }
+        assert!(w.1 == r.1, "depth-stencil differs, seed {seed}");
+        cases += 12;
+    }
+    assert!(cases >= 2000);
+    // The scenes really draw: almost every seed changes the image.
+    assert!(drawn > 180, "only {drawn} of 220 scenes drew anything");
+}
+
+#[test]
+fn warp_is_identical_for_threads_and_backends() {
+    for seed in 500..520u32 {
+        let base = render(
+            seed,
+            &opts(DriverType::Warp, Format::A8R8G8B8, Format::D24S8),
+            10,
+        );
+        for (threads, simd) in [
+            (2, SimdChoice::Auto),
+            (3, SimdChoice::Auto),
+            (1, SimdChoice::Portable),
+            (2, SimdChoice::Avx2),
+        ] {
+            let o = Opts {
+                threads,
+                simd,
+                size: (150, 140),
+                ..opts(DriverType::Warp, Format::A8R8G8B8, Format::D24S8)
+            };
+            let o1 = Opts {
+                threads: 1,
+                simd: SimdChoice::Auto,
+                ..o
+            };
+            let a = render(seed, &o, 10);
+            let b = render(seed, &o1, 10);
+            assert!(a == b, "seed {seed}: threads {threads} {simd:?} differ");
+        }
+        let _ = base;
+    }
+}
+
+#[test]
+fn large_scene_equal_for_thread_counts() {
+    // Big enough for several bands and tiles.
+    let go = |threads: usize, simd: SimdChoice| {
+        let mut d = device(&Opts {
+            size: (300, 200),
+            depth: Some(Format::D24S8),
+            threads,
+            simd,
+            ..Opts::default()
+        });
+        let mut r = Rng(99);
+        for _ in 0..200 {
+            let vs: Vec<V> = (0..3).map(|_| random_vertex(&mut r, 300.0)).collect();
+            draw(&mut d, PrimitiveType::TriangleList, &vs);
+        }
+        raw(&d)
+    };
+    let one = go(1, SimdChoice::Portable);
+    assert_eq!(one, go(2, SimdChoice::Auto));
+    assert_eq!(one, go(3, SimdChoice::Avx2));
+}
+
+#[allow(dead_code)]
+fn unused(_: &Device) {}
