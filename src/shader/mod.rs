@@ -17,6 +17,7 @@ mod decode;
 mod disasm;
 mod encode;
 pub mod error;
+pub mod exec;
 mod fmt_float;
 pub mod info;
 pub mod ir;

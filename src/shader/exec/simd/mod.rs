@@ -1,0 +1,451 @@
+//! The 8-lane interpreter: one lane per vertex or pixel, registers in SoA
+//! form (`[S::F; 4]` per register), generic over the [`Simd`] backend and
+//! meant to be entered through [`crate::simd::dispatch`].
+//!
+//! Each prepared op is decoded once per batch of 8 lanes. Divergent flow
+//! control runs under a per-lane execution mask: an op writes only the
+//! lanes of the mask (and of its predicate); a block no lane enters is
+//! jumped over. Every lane keeps its own executed-instruction count;
+//! lanes over the budget stop (keeping what they wrote), so scalar and
+//! 8-lane runs stop the same lanes at the same point.
+//!
+//! Invariant: nothing here fails or panics for a prepared program (see
+//! [`super::op`]): out-of-range relative reads give 0, out-of-range writes
+//! are dropped, loop counts are bounded and the budget bounds the rest.
+
+mod arith;
+mod texture;
+
+use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::texture_fetch::TextureFetch;
+
+use super::op::{Cond, Index, IntSrc, Kind, Modifier, Op, Src, SrcKind};
+use super::prepare::Prepared;
+use super::regs::{INPUT, NREG, NUM_INPUTS, OUT, OUT_D0, OUT_FOG, VFACE, VPOS};
+use super::{Constants, MAX_CALL_DEPTH, PixelInputs, PixelOutputs};
+
+/// Runs a vertex program on 8 vertices. `inputs` are the vertex-input
+/// registers `v0`–`v15` (components the declaration does not supply
+/// already set to their defaults). Lanes outside `active` are not run;
+/// their outputs hold the defaults. Returns the output slots
+/// (numbered as [`super::OutputLayout`] describes).
+#[inline(always)]
+pub fn run_vertex<S: Simd>(
+    p: &Prepared,
+    s: S,
+    inputs: &[[S::F; 4]; 16],
+    consts: &Constants,
+    fetch: &dyn TextureFetch<S>,
+    active: S::M,
+) -> [[S::F; 4]; 16] {
+    let mut m = Machine::new(p, s, consts, fetch);
+    m.r[INPUT as usize..(INPUT + NUM_INPUTS) as usize].copy_from_slice(inputs);
+    let legacy = p.version.major < 3;
+    if legacy {
+        m.r[(OUT + OUT_D0) as usize] = [s.splat(1.0); 4];
+    }
+    m.run(active);
+    m.canonical_nans();
+    let mut out = [[s.splat(0.0); 4]; 16];
+    out.copy_from_slice(&m.r[OUT as usize..OUT as usize + 16]);
+    if legacy {
+        // vs < 3.0 colour and fog outputs are clamped to [0, 1] (§4.3, §8.4).
+        for slot in [OUT_D0, OUT_D0 + 1, OUT_FOG] {
+            out[slot as usize] = out[slot as usize].map(|x| arith::sat(s, x));
+        }
+    }
+    out
+}
+
+/// Runs a pixel program on two 2x2 quads (the lane layout of
+/// [`crate::texture_fetch`]). `active` must contain every lane of each
+/// quad that has a covered pixel (helper lanes included, so derivatives
+/// are defined); the caller writes only covered, non-killed lanes.
+#[inline(always)]
+pub fn run_pixel<S: Simd>(
+    p: &Prepared,
+    s: S,
+    inputs: &PixelInputs<S>,
+    consts: &Constants,
+    fetch: &dyn TextureFetch<S>,
+    active: S::M,
+) -> PixelOutputs<S> {
+    let mut m = Machine::new(p, s, consts, fetch);
+    m.r[INPUT as usize..(INPUT + NUM_INPUTS) as usize].copy_from_slice(&inputs.v);
+    let z = s.splat(0.0);
+    m.r[VPOS as usize] = [inputs.pos[0], inputs.pos[1], z, z];
+    m.r[VFACE as usize] = [inputs.face; 4];
+    m.run(active);
+    m.canonical_nans();
+    let o = OUT as usize;
+    PixelOutputs {
+        color: [m.r[o], m.r[o + 1], m.r[o + 2], m.r[o + 3]],
+        depth: p.writes_depth.then(|| m.r[o + 4][0]),
+        kill: m.kill,
+    }
+}
+
+/// A flow-control frame.
+enum Frame<M> {
+    /// Inside an `if`: the lanes of the other branch wait in `other`;
+    /// `skip` is where to go when no lane is left (the `else` or `endif`).
+    If { other: M, skip: u32 },
+    /// Inside a loop: lanes that broke wait in `broken` until the end.
+    Loop {
+        broken: M,
+        iters: u32,
+        step: i32,
+        saved_al: i32,
+        end: u32,
+    },
+    /// Inside a call: lanes that returned early, lanes that did not call.
+    Call {
+        returned: M,
+        other: M,
+        ret: u32,
+        end: u32,
+    },
+}
+
+/// The state of one 8-lane run.
+pub(super) struct Machine<'a, S: Simd> {
+    pub(super) s: S,
+    pub(super) p: &'a Prepared,
+    pub(super) r: [[S::F; 4]; NREG],
+    pub(super) a0: [S::I; 4],
+    pub(super) p0: [S::M; 4],
+    pub(super) al: i32,
+    pub(super) c: &'a Constants<'a>,
+    pub(super) fetch: &'a dyn TextureFetch<S>,
+    pub(super) kill: S::M,
+}
+
+impl<'a, S: Simd> Machine<'a, S> {
+    #[inline(always)]
+    fn new(p: &'a Prepared, s: S, c: &'a Constants<'a>, fetch: &'a dyn TextureFetch<S>) -> Self {
+        let none = s.mask_from_bits(0);
+        Machine {
+            s,
+            p,
+            r: [[s.splat(0.0); 4]; NREG],
+            a0: [s.splat_i(0); 4],
+            p0: [none; 4],
+            al: 0,
+            c,
+            fetch,
+            kill: none,
+        }
+    }
+
+    /// Executes the program from the start for the lanes in `active`.
+    #[inline(always)]
+    fn run(&mut self, active: S::M) {
+        let s = self.s;
+        let p = self.p;
+        let ops = &p.ops[..];
+        let none = s.mask_from_bits(0);
+        let budget = s.splat_i(p.budget.min(i32::MAX as u32) as i32);
+        let mut count = s.splat_i(0);
+        let mut frames: Vec<Frame<S::M>> = Vec::new();
+        let mut depth = 0usize;
+        let mut m = active;
+        let mut full = m.all();
+        let mut pc = if m.any() { 0 } else { p.main_end as usize };
+        loop {
+            let op = &ops[pc];
+            pc += 1;
+            match op.kind {
+                Kind::End => break,
+                Kind::If { cond, skip } => {
+                    let c = self.cond(op, cond);
+                    frames.push(Frame::If {
+                        other: m & !c,
+                        skip,
+                    });
+                    m = m & c;
+                    if !m.any() {
+                        pc = skip as usize;
+                    }
+                }
+                Kind::Else { end } => {
+                    if let Some(Frame::If { other, skip }) = frames.last_mut() {
+                        std::mem::swap(&mut m, other);
+                        *skip = end;
+                    }
+                    if !m.any() {
+                        pc = end as usize;
+                    }
+                }
+                Kind::EndIf => {
+                    if let Some(Frame::If { other, .. }) = frames.last() {
+                        m = m | *other;
+                        frames.pop();
+                    }
+                    if !m.any() {
+                        pc = skip_target(&frames, p.main_end);
+                    }
+                }
+                Kind::Loop {
+                    count: n,
+                    rep,
+                    sw,
+                    end,
+                } => {
+                    let iv = match n {
+                        IntSrc::Imm(v) => v,
+                        IntSrc::Const(i) => self.c.int.get(i as usize).copied().unwrap_or([0; 4]),
+                    };
+                    let iters = super::math::loop_count(iv[0], sw);
+                    if iters == 0 {
+                        pc = end as usize + 1;
+                        continue;
+                    }
+                    frames.push(Frame::Loop {
+                        broken: none,
+                        iters,
+                        step: if rep { 0 } else { iv[2] },
+                        saved_al: self.al,
+                        end,
+                    });
+                    if !rep {
+                        self.al = iv[1];
+                    }
+                }
+                Kind::EndLoop { body, len } => {
+                    if let Some(Frame::Loop {
+                        broken,
+                        iters,
+                        step,
+                        saved_al,
+                        ..
+                    }) = frames.last_mut()
+                    {
+                        count = count + (m.to_i() & s.splat_i(len as i32));
+                        m = m & !count.gt(budget);
+                        *iters -= 1;
+                        self.al = self.al.wrapping_add(*step);
+                        if *iters > 0 && m.any() {
+                            pc = body as usize;
+                        } else {
+                            m = m | *broken;
+                            self.al = *saved_al;
+                            frames.pop();
+                            if !m.any() {
+                                pc = skip_target(&frames, p.main_end);
+                            }
+                        }
+                    }
+                }
+                Kind::Break | Kind::BreakIf(_) => {
+                    let b = match op.kind {
+                        Kind::BreakIf(cond) => m & self.cond(op, cond),
+                        _ => m,
+                    };
+                    if let Some(Frame::Loop { broken, .. }) = frames
+                        .iter_mut()
+                        .rev()
+                        .find(|f| matches!(f, Frame::Loop { .. }))
+                    {
+                        *broken = *broken | b;
+                        m = m & !b;
+                    }
+                    if !m.any() {
+                        pc = skip_target(&frames, p.main_end);
+                    }
+                }
+                Kind::Call { target, len, cond } => {
+                    let c = match cond {
+                        Some(cond) => m & self.cond(op, cond),
+                        None => m,
+                    };
+                    count = count + (c.to_i() & s.splat_i(len as i32));
+                    let over = count.gt(budget);
+                    m = m & !over;
+                    let c = c & !over;
+                    if c.any() && depth < MAX_CALL_DEPTH {
+                        depth += 1;
+                        frames.push(Frame::Call {
+                            returned: none,
+                            other: m & !c,
+                            ret: pc as u32,
+                            end: target + len - 1,
+                        });
+                        m = c;
+                        pc = target as usize;
+                    } else if !m.any() {
+                        pc = skip_target(&frames, p.main_end);
+                    }
+                }
+                Kind::Ret => {
+                    if let Some(Frame::Call { returned, .. }) = frames
+                        .iter_mut()
+                        .rev()
+                        .find(|f| matches!(f, Frame::Call { .. }))
+                    {
+                        *returned = *returned | m;
+                    }
+                    m = none;
+                    pc = skip_target(&frames, p.main_end);
+                }
+                Kind::EndSub => {
+                    let mut back = None;
+                    while let Some(f) = frames.pop() {
+                        if let Frame::Call {
+                            returned,
+                            other,
+                            ret,
+                            ..
+                        } = f
+                        {
+                            m = m | returned | other;
+                            back = Some(ret);
+                            break;
+                        }
+                    }
+                    depth = depth.saturating_sub(1);
+                    match back {
+                        Some(ret) => {
+                            pc = ret as usize;
+                            if !m.any() {
+                                pc = skip_target(&frames, p.main_end);
+                            }
+                        }
+                        None => break,
+                    }
+                }
+                _ => {
+                    self.exec(op, m, full);
+                    continue;
+                }
+            }
+            full = m.all();
+        }
+    }
+
+    /// Replaces every NaN in the written outputs by the one canonical
+    /// quiet NaN: D3D9 does not define NaN signs or payloads, and Rust
+    /// does not fix which operand's NaN an arithmetic op propagates, so
+    /// this is what makes the outputs bit-identical across interpreters.
+    #[inline(always)]
+    fn canonical_nans(&mut self) {
+        let nan = self.s.splat(f32::NAN);
+        for slot in 0..16 {
+            if self.p.written_outputs & (1 << slot) != 0 {
+                let r = &mut self.r[OUT as usize + slot];
+                *r = r.map(|x| x.ne(x).select_f(nan, x));
+            }
+        }
+    }
+
+    /// A branch condition per lane.
+    #[inline(always)]
+    fn cond(&self, op: &Op, cond: Cond) -> S::M {
+        match cond {
+            Cond::Cmp(c) => {
+                let a = self.read(&op.src[0])[0];
+                let b = self.read(&op.src[1])[0];
+                arith::compare::<S>(c, a, b)
+            }
+            Cond::Pred { comp, not } => {
+                let p = self.p0[comp as usize & 3];
+                if not { !p } else { p }
+            }
+            Cond::Bool { index, not } => {
+                let b = self.c.bool.get(index as usize).copied().unwrap_or(false) != not;
+                self.s.mask_from_bits(if b { 0xFF } else { 0 })
+            }
+        }
+    }
+
+    /// A source operand: register (relative address resolved), swizzle, modifier.
+    #[inline(always)]
+    pub(super) fn read(&self, src: &Src) -> [S::F; 4] {
+        let s = self.s;
+        let v = match src.kind {
+            SrcKind::Reg(i) => self.r[i as usize],
+            SrcKind::Const(i) => splat4(s, self.const_at(i as i64)),
+            SrcKind::Imm(i) => splat4(s, self.p.imms[i as usize]),
+            SrcKind::ConstRel { base, index } => match index {
+                Index::Al => splat4(s, self.const_at(base as i64 + self.al as i64)),
+                Index::A0(c) => {
+                    let idx = self.a0[c as usize & 3].to_array();
+                    let mut out = [[0f32; 8]; 4];
+                    for (l, &i) in idx.iter().enumerate() {
+                        let v = self.const_at(base as i64 + i as i64);
+                        for k in 0..4 {
+                            out[k][l] = v[k];
+                        }
+                    }
+                    out.map(|a| s.f32s(a))
+                }
+            },
+            SrcKind::InputRel { base, index } => match index {
+                Index::Al => match input_index(base as i64 + self.al as i64) {
+                    Some(i) => self.r[i],
+                    None => [s.splat(0.0); 4],
+                },
+                Index::A0(c) => {
+                    let idx = self.a0[c as usize & 3].to_array();
+                    let mut out = [[0f32; 8]; 4];
+                    for (l, &i) in idx.iter().enumerate() {
+                        if let Some(r) = input_index(base as i64 + i as i64) {
+                            for (k, o) in out.iter_mut().enumerate() {
+                                o[l] = self.r[r][k].to_array()[l];
+                            }
+                        }
+                    }
+                    out.map(|a| s.f32s(a))
+                }
+            },
+            SrcKind::Zero => [s.splat(0.0); 4],
+        };
+        let sw = src.swizzle;
+        let v = [
+            v[sw[0] as usize & 3],
+            v[sw[1] as usize & 3],
+            v[sw[2] as usize & 3],
+            v[sw[3] as usize & 3],
+        ];
+        match src.modifier {
+            Modifier::None => v,
+            m => v.map(|x| arith::modify::<S>(s, m, x)),
+        }
+    }
+
+    /// A float constant: `def` value, else the application's, else 0.
+    #[inline(always)]
+    fn const_at(&self, i: i64) -> [f32; 4] {
+        let Ok(i) = u32::try_from(i) else {
+            return [0.0; 4];
+        };
+        if !self.p.float_defs.is_empty()
+            && let Ok(k) = self.p.float_defs.binary_search_by_key(&i, |d| d.0)
+        {
+            return self.p.float_defs[k].1;
+        }
+        self.c.float.get(i as usize).copied().unwrap_or([0.0; 4])
+    }
+}
+
+#[inline(always)]
+fn splat4<S: Simd>(s: S, v: [f32; 4]) -> [S::F; 4] {
+    v.map(|x| s.splat(x))
+}
+
+/// Register slot of input `i`, if in range.
+#[inline(always)]
+fn input_index(i: i64) -> Option<usize> {
+    (0..NUM_INPUTS as i64)
+        .contains(&i)
+        .then(|| (INPUT as i64 + i) as usize)
+}
+
+/// The op index to continue at when no lane is left in the innermost frame.
+fn skip_target<M>(frames: &[Frame<M>], main_end: u32) -> usize {
+    match frames.last() {
+        Some(Frame::If { skip, .. }) => *skip as usize,
+        Some(Frame::Loop { end, .. }) => *end as usize,
+        Some(Frame::Call { end, .. }) => *end as usize,
+        None => main_end as usize,
+    }
+}
