@@ -36,6 +36,7 @@
 pub mod api;
 pub mod caps;
 pub mod error;
+pub mod ffp;
 pub mod format;
 mod geom;
 mod om;

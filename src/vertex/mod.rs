@@ -1,9 +1,14 @@
 //! Vertex input descriptions: flexible vertex formats and vertex declarations.
 
 mod decl;
+mod fetch;
 mod fvf;
 
 pub use decl::{
     DeclMethod, DeclType, DeclUsage, RawVertexElement, VertexDeclaration, VertexElement,
+};
+pub use fetch::{
+    FetchElement, FetchPlan, FetchStreams, STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA,
+    StreamInput, StreamStep, convert_element, instancing,
 };
 pub use fvf::Fvf;

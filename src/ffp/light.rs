@@ -1,0 +1,284 @@
+//! Lighting formulas (fixed-function.md §5.3–§5.4), generic over [`Real`]
+//! so the 8-lane vertex routine and the scalar Reference run the same
+//! operation sequence.
+//!
+//! Job: one light's ambient, diffuse and specular contribution, and the
+//! final colour assembly with clamping. Decisions implemented: ambient of
+//! point/spot lights attenuated and range-cut, directional not; spot cone
+//! with Wine's strict `>` / `<=`; non-local viewer vector (0, 0, −1);
+//! specular only when `N·L > 0` and `N·H > 0`; `N·H` unclamped; specular
+//! alpha = material specular alpha.
+
+use super::key::LightKind;
+use super::math::{Multi, Real, dot3, k3, normalize3, pow, pow_pos, sat};
+use super::setup::LightConsts;
+
+/// Running sums of the light terms (rgb each).
+#[derive(Clone, Copy, Debug)]
+pub struct LightSums<R> {
+    /// Σ ambient · atten.
+    pub ambient: [R; 3],
+    /// Σ diffuse · clamp(N·L) · atten.
+    pub diffuse: [R; 3],
+    /// Σ specular · (N·H)^P · atten.
+    pub specular: [R; 3],
+}
+
+impl<R: Real> LightSums<R> {
+    /// All sums zero.
+    #[inline(always)]
+    pub fn zero(x: R) -> Self {
+        let z = x.k(0.0);
+        LightSums {
+            ambient: [z; 3],
+            diffuse: [z; 3],
+            specular: [z; 3],
+        }
+    }
+}
+
+/// What a light's contribution needs from the vertex.
+#[derive(Clone, Copy, Debug)]
+pub struct Surface<R> {
+    /// Eye-space position (3-D).
+    pub p: [R; 3],
+    /// Eye-space normal, if the vertex has one.
+    pub n: Option<[R; 3]>,
+    /// Specular is computed: `Some(v)` with `v = normalize(P)` for a local
+    /// viewer, `Some(None)` for the orthogonal viewer; `None`: SPECULARENABLE off.
+    pub specular: Option<Option<[R; 3]>>,
+    /// Material power.
+    pub power: R,
+}
+
+/// `sum += c · f`. A zero light colour adds nothing even when `f` is
+/// infinite (all-zero attenuation, a documented-invalid setup that must
+/// saturate rather than turn into NaN through `0 · INF`).
+#[inline(always)]
+fn add_scaled<R: Real>(sum: &mut [R; 3], c: [f32; 3], f: R) {
+    for i in 0..3 {
+        if c[i] != 0.0 {
+            sum[i] = sum[i] + f.k(c[i]) * f;
+        }
+    }
+}
+
+/// `sum += c`. Zero components are skipped: a sum of terms starting at +0
+/// is never −0, so adding +0 would not change it.
+#[inline(always)]
+fn add_color<R: Real>(sum: &mut [R; 3], c: [f32; 3], x: R) {
+    for i in 0..3 {
+        if c[i] != 0.0 {
+            sum[i] = sum[i] + x.k(c[i]);
+        }
+    }
+}
+
+/// A light's specular term before its power function: the work left for
+/// [`lights`] to evaluate for several lights in lockstep.
+#[derive(Clone, Copy, Debug)]
+pub struct SpecularTerm<R: Real> {
+    /// `N·H`.
+    pub ndh: R,
+    /// `N·L > 0 && N·H > 0`.
+    pub on: R::M,
+    /// Attenuation (None for directional lights: 1).
+    pub atten: Option<R>,
+    /// The light's specular colour.
+    pub color: [f32; 3],
+}
+
+/// Adds a directional light's ambient and diffuse terms (atten = 1,
+/// ambient not attenuated); returns its pending specular term.
+#[inline(always)]
+pub fn directional<R: Real>(
+    l: &LightConsts,
+    v: &Surface<R>,
+    acc: &mut LightSums<R>,
+) -> Option<SpecularTerm<R>> {
+    let x = v.power;
+    add_color(&mut acc.ambient, l.ambient, x);
+    let n = v.n?;
+    let lv = k3(x, l.to_light);
+    let ndl = dot3(n, lv);
+    add_scaled(&mut acc.diffuse, l.diffuse, sat(ndl));
+    let viewer = v.specular?;
+    let h = match viewer {
+        Some(e) => normalize3([lv[0] - e[0], lv[1] - e[1], lv[2] - e[2]]),
+        None => k3(x, l.half_inf),
+    };
+    Some(specular_term(l, n, h, ndl, None))
+}
+
+#[inline(always)]
+fn specular_term<R: Real>(
+    l: &LightConsts,
+    n: [R; 3],
+    h: [R; 3],
+    ndl: R,
+    atten: Option<R>,
+) -> SpecularTerm<R> {
+    let zero = ndl.k(0.0);
+    let ndh = dot3(n, h);
+    SpecularTerm {
+        ndh,
+        on: R::and(ndl.gt(zero), ndh.gt(zero)),
+        atten,
+        color: l.specular,
+    }
+}
+
+/// Adds a point light's (`spot` false) or a spot light's (`spot` true)
+/// ambient and diffuse terms; returns its pending specular term.
+#[inline(always)]
+pub fn positional<R: Real>(
+    l: &LightConsts,
+    spot: bool,
+    v: &Surface<R>,
+    acc: &mut LightSums<R>,
+) -> Option<SpecularTerm<R>> {
+    let x = v.power;
+    let zero = x.k(0.0);
+    let d = [
+        x.k(l.position[0]) - v.p[0],
+        x.k(l.position[1]) - v.p[1],
+        x.k(l.position[2]) - v.p[2],
+    ];
+    let d2 = dot3(d, d);
+    let dist = d2.sqrt();
+    let lv = normalize3(d);
+    let den = x.k(l.att[0]) + x.k(l.att[1]) * dist + x.k(l.att[2]) * d2;
+    let mut atten = x.k(1.0) / den;
+    if spot {
+        let sd = k3(x, l.spot_dir);
+        let rho = zero - dot3(lv, sd);
+        let [cos_t, cos_p, falloff] = l.spot;
+        let t = (rho - x.k(cos_p)) / x.k(cos_t - cos_p);
+        let mid = pow(t, x.k(falloff));
+        let f = R::sel(
+            rho.gt(x.k(cos_t)),
+            x.k(1.0),
+            R::sel(rho.le(x.k(cos_p)), zero, mid),
+        );
+        atten = atten * f;
+    }
+    // Outside the range the light contributes nothing, ambient included.
+    atten = R::sel(dist.gt(x.k(l.range)), zero, atten);
+    add_scaled(&mut acc.ambient, l.ambient, atten);
+    let n = v.n?;
+    let ndl = dot3(n, lv);
+    add_scaled(&mut acc.diffuse, l.diffuse, sat(ndl) * atten);
+    let viewer = v.specular?;
+    let h = match viewer {
+        Some(e) => normalize3([lv[0] - e[0], lv[1] - e[1], lv[2] - e[2]]),
+        None => normalize3([lv[0], lv[1], lv[2] - x.k(1.0)]),
+    };
+    Some(specular_term(l, n, h, ndl, Some(atten)))
+}
+
+/// How many lights' specular powers run in lockstep.
+pub const LOCKSTEP: usize = 8;
+
+/// One light of `kind`: ambient and diffuse added, specular term returned.
+#[inline(always)]
+pub fn light<R: Real>(
+    kind: LightKind,
+    l: &LightConsts,
+    v: &Surface<R>,
+    acc: &mut LightSums<R>,
+) -> Option<SpecularTerm<R>> {
+    match kind {
+        LightKind::Directional => directional(l, v, acc),
+        LightKind::Point => positional(l, false, v, acc),
+        LightKind::Spot => positional(l, true, v, acc),
+    }
+}
+
+/// All lights (`kinds[i]` with `consts[i]`), in order: the ambient and
+/// diffuse sums directly, the specular powers of up to [`LOCKSTEP`] lights
+/// in lockstep ([`Multi`]), added to the specular sum in light order — the
+/// same per-light operations and the same summation order as one light at a time.
+#[inline(always)]
+pub fn lights<R: Real>(
+    kinds: &[LightKind],
+    consts: &[LightConsts],
+    v: &Surface<R>,
+    acc: &mut LightSums<R>,
+) {
+    for (kg, cg) in kinds.chunks(LOCKSTEP).zip(consts.chunks(LOCKSTEP)) {
+        let mut terms: [Option<SpecularTerm<R>>; LOCKSTEP] = [None; LOCKSTEP];
+        for ((t, &k), l) in terms.iter_mut().zip(kg).zip(cg) {
+            *t = light(k, l, v, acc);
+        }
+        if terms.iter().all(Option::is_none) {
+            continue;
+        }
+        // The narrowest lockstep that holds the group (no work on padding).
+        match kg.len() {
+            0..=2 => specular_group::<R, 2>(&terms[..2], v.power, acc),
+            3..=4 => specular_group::<R, 4>(&terms[..4], v.power, acc),
+            _ => specular_group::<R, LOCKSTEP>(&terms, v.power, acc),
+        }
+    }
+}
+
+/// The specular powers of up to `N` pending terms in lockstep, added in order.
+#[inline(always)]
+fn specular_group<R: Real, const N: usize>(
+    terms: &[Option<SpecularTerm<R>>],
+    power: R,
+    acc: &mut LightSums<R>,
+) {
+    let zero = power.k(0.0);
+    let mut xs = [power.k(1.0); N];
+    for (xi, t) in xs.iter_mut().zip(terms).take(N) {
+        if let Some(t) = t {
+            *xi = t.ndh;
+        }
+    }
+    // N·H > 0 wherever the term is used (`on`); other lanes are masked.
+    let p = pow_pos(Multi(xs), Multi([power; N])).0;
+    for (t, &pi) in terms.iter().zip(&p) {
+        if let Some(t) = t {
+            let mut f = pi;
+            if let Some(a) = t.atten {
+                f = f * a;
+            }
+            add_scaled(&mut acc.specular, t.color, R::sel(t.on, f, zero));
+        }
+    }
+}
+
+/// Material colours used for one vertex: diffuse, ambient, specular, emissive (rgba).
+pub type MaterialColors<R> = [[R; 4]; 4];
+
+/// Final colours of §5.4: (diffuse, specular), clamped to [0, 1].
+/// `has_normal` false leaves out the diffuse term; `specular` false gives rgb 0.
+#[inline(always)]
+pub fn assemble<R: Real>(
+    m: &MaterialColors<R>,
+    global: [f32; 4],
+    sums: &LightSums<R>,
+    has_normal: bool,
+    specular: bool,
+) -> ([R; 4], [R; 4]) {
+    let [cd, ca, cs, ce] = *m;
+    let x = cd[0];
+    let mut diffuse = [x; 4];
+    let mut spec = [x; 4];
+    for i in 0..3 {
+        let mut c = ca[i] * (x.k(global[i]) + sums.ambient[i]);
+        if has_normal {
+            c = c + cd[i] * sums.diffuse[i];
+        }
+        diffuse[i] = sat(c + ce[i]);
+        spec[i] = if specular && has_normal {
+            sat(cs[i] * sums.specular[i])
+        } else {
+            x.k(0.0)
+        };
+    }
+    diffuse[3] = sat(cd[3]);
+    spec[3] = sat(cs[3]);
+    (diffuse, spec)
+}

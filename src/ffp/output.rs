@@ -1,0 +1,216 @@
+//! The vertex-stage output layout: what the rasterizer clips, projects and
+//! interpolates for every fixed-function vertex.
+//!
+//! Layout (`T` = `S::F` for 8 vertices in SoA, `f32` for one vertex):
+//! - `position`: clip-space (x, y, z, w) for untransformed vertices; for
+//!   pre-transformed ones the input (sx, sy, sz, rhw) with rhw 0 read as 1
+//!   ([`super::FfpVertexProgram::pretransformed`] tells which);
+//! - `diffuse`, `specular`: RGBA in [0, 1]; specular alpha holds the vertex
+//!   fog factor when vertex fog is computed (fixed-function.md §5.4, §9.3);
+//! - `texcoord[s]`: the coordinate of texture stage s (not of input set s),
+//!   4 components, unprojected (the pixel stage divides, §7.2); stages the
+//!   draw does not need hold (0, 0, 0, 1);
+//! - `fog`: the per-vertex fog factor the output merger interpolates when
+//!   [`super::fog::FogPath::Interpolated`] applies (1 when no vertex factor);
+//! - `point_size`: pixels, clamped; D3DRS_POINTSIZE clamped when not drawing points;
+//! - `clip_distance[i]`: user plane i, kept where >= 0 (0 for planes not enabled).
+//!
+//! [`VertexOutput`] is what the register-level entry point
+//! (`FfpVertexProgram::run8`) returns; [`VertexBatches`] is the compact form
+//! `process_vertices` stores for a draw, holding only the rows of its
+//! [`OutputLayout`] (a point list without textures stores 13 rows per 8
+//! vertices instead of 44).
+
+/// The outputs of one vertex (`T = f32`) or of 8 vertices in SoA (`T = S::F`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VertexOutput<T> {
+    /// Clip-space position (or the pre-transformed screen position).
+    pub position: [T; 4],
+    /// Diffuse colour (COLOR0).
+    pub diffuse: [T; 4],
+    /// Specular colour (COLOR1), alpha = vertex fog factor when computed.
+    pub specular: [T; 4],
+    /// Texture coordinates per stage.
+    pub texcoord: [[T; 4]; 8],
+    /// Fog factor to interpolate.
+    pub fog: T,
+    /// Point size in pixels.
+    pub point_size: T,
+    /// User clip-plane distances.
+    pub clip_distance: [T; 6],
+}
+
+impl<T: Copy> VertexOutput<T> {
+    /// Every field set to `v` (a starting value before the stage writes it).
+    #[inline(always)]
+    pub fn splat(v: T) -> Self {
+        VertexOutput {
+            position: [v; 4],
+            diffuse: [v; 4],
+            specular: [v; 4],
+            texcoord: [[v; 4]; 8],
+            fog: v,
+            point_size: v,
+            clip_distance: [v; 6],
+        }
+    }
+
+    /// The fields as one flat list, in declaration order (44 values).
+    pub fn flat(&self) -> Vec<T> {
+        let mut v = Vec::with_capacity(44);
+        v.extend_from_slice(&self.position);
+        v.extend_from_slice(&self.diffuse);
+        v.extend_from_slice(&self.specular);
+        for t in &self.texcoord {
+            v.extend_from_slice(t);
+        }
+        v.push(self.fog);
+        v.push(self.point_size);
+        v.extend_from_slice(&self.clip_distance);
+        v
+    }
+
+    /// Applies `f` to every field.
+    pub fn map<U>(&self, mut f: impl FnMut(T) -> U) -> VertexOutput<U> {
+        VertexOutput {
+            position: self.position.map(&mut f),
+            diffuse: self.diffuse.map(&mut f),
+            specular: self.specular.map(&mut f),
+            texcoord: self.texcoord.map(|t| t.map(&mut f)),
+            fog: f(self.fog),
+            point_size: f(self.point_size),
+            clip_distance: self.clip_distance.map(&mut f),
+        }
+    }
+}
+
+impl VertexOutput<[f32; 8]> {
+    /// Lane `i` of an 8-lane output whose fields were stored as arrays.
+    pub fn lane(&self, i: usize) -> VertexOutput<f32> {
+        self.map(|a| a[i])
+    }
+}
+
+/// Which outputs a program writes in the compact batch layout: position,
+/// diffuse and specular always, then only what the draw uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct OutputLayout {
+    /// Bit s: the coordinate of stage s is stored (4 rows).
+    pub texcoords: u8,
+    /// The fog factor is stored (1 row).
+    pub fog: bool,
+    /// The point size is stored (1 row).
+    pub point_size: bool,
+    /// Bit i: the distance to clip plane i is stored (1 row).
+    pub clip: u8,
+}
+
+impl OutputLayout {
+    /// Rows (8-lane values) per batch of 8 vertices, in this order:
+    /// position (4), diffuse (4), specular (4), each stored stage's texcoord
+    /// (4, ascending stage), fog, point size, each stored clip distance.
+    pub fn rows(&self) -> usize {
+        12 + 4 * self.texcoords.count_ones() as usize
+            + usize::from(self.fog)
+            + usize::from(self.point_size)
+            + self.clip.count_ones() as usize
+    }
+
+    /// `v` with the fields this layout does not store replaced by what
+    /// [`VertexBatches::vertex`] reads for them: texcoord (0, 0, 0, 1),
+    /// fog 1, point size 1, clip distance 0.
+    pub fn mask(&self, v: &VertexOutput<f32>) -> VertexOutput<f32> {
+        let mut o = *v;
+        for (s, t) in o.texcoord.iter_mut().enumerate() {
+            if self.texcoords & (1 << s) == 0 {
+                *t = [0.0, 0.0, 0.0, 1.0];
+            }
+        }
+        if !self.fog {
+            o.fog = 1.0;
+        }
+        if !self.point_size {
+            o.point_size = 1.0;
+        }
+        for (i, d) in o.clip_distance.iter_mut().enumerate() {
+            if self.clip & (1 << i) == 0 {
+                *d = 0.0;
+            }
+        }
+        o
+    }
+}
+
+/// Processed vertices, 8 per batch, in the compact layout: row r of batch
+/// b is `data[b * layout.rows() + r]`, lane i of a row is vertex `8b + i`.
+#[derive(Clone, Debug, Default)]
+pub struct VertexBatches {
+    /// What the rows hold.
+    pub layout: OutputLayout,
+    /// The rows.
+    pub data: Vec<[f32; 8]>,
+}
+
+impl VertexBatches {
+    /// Number of stored batches.
+    pub fn batches(&self) -> usize {
+        self.data.len() / self.layout.rows().max(1)
+    }
+
+    /// Vertex `i` with every field (absent ones as in [`OutputLayout::mask`]).
+    pub fn vertex(&self, i: usize) -> VertexOutput<f32> {
+        let rows = self.layout.rows();
+        let b = &self.data[(i / 8) * rows..(i / 8 + 1) * rows];
+        let l = i % 8;
+        let mut o = VertexOutput::splat(0.0f32);
+        let mut r = 0;
+        let next4 = |r: &mut usize| {
+            let v = [b[*r][l], b[*r + 1][l], b[*r + 2][l], b[*r + 3][l]];
+            *r += 4;
+            v
+        };
+        o.position = next4(&mut r);
+        o.diffuse = next4(&mut r);
+        o.specular = next4(&mut r);
+        for (s, t) in o.texcoord.iter_mut().enumerate() {
+            *t = if self.layout.texcoords & (1 << s) != 0 {
+                next4(&mut r)
+            } else {
+                [0.0, 0.0, 0.0, 1.0]
+            };
+        }
+        o.fog = if self.layout.fog {
+            r += 1;
+            b[r - 1][l]
+        } else {
+            1.0
+        };
+        o.point_size = if self.layout.point_size {
+            r += 1;
+            b[r - 1][l]
+        } else {
+            1.0
+        };
+        for (i, d) in o.clip_distance.iter_mut().enumerate() {
+            if self.layout.clip & (1 << i) != 0 {
+                *d = b[r][l];
+                r += 1;
+            }
+        }
+        o
+    }
+}
+
+/// `ProcessVertices`' screen mapping of a clip-space position (§2.2, Wine
+/// `process_vertices_strided`): `(X + (1 + x/w)·W/2, Y + (1 − y/w)·H/2,
+/// MinZ + (z/w)·(MaxZ − MinZ), 1/w)` for viewport (X, Y, W, H, MinZ, MaxZ).
+pub fn screen_position(clip: [f32; 4], vp: &crate::state::Viewport) -> [f32; 4] {
+    let rhw = 1.0 / clip[3];
+    let (x, y, z) = (clip[0] * rhw, clip[1] * rhw, clip[2] * rhw);
+    [
+        vp.x as f32 + (1.0 + x) * vp.width as f32 / 2.0,
+        vp.y as f32 + (1.0 - y) * vp.height as f32 / 2.0,
+        vp.min_z + z * (vp.max_z - vp.min_z),
+        rhw,
+    ]
+}
