@@ -36,6 +36,7 @@
 mod address;
 mod cube;
 mod decode;
+mod fast;
 mod lod;
 mod reference;
 mod warp;
