@@ -46,6 +46,7 @@ pub mod pixel;
 mod raster;
 mod reference;
 pub mod resource;
+pub mod sampler;
 pub mod shader;
 pub mod simd;
 pub mod state;

@@ -1,0 +1,231 @@
+//! The Warp sampler's fast path: every lane of a level call reads the same
+//! 2D level of a 4-byte packed format (the common case: one texture, one
+//! mip level across a quad pair).
+//!
+//! Job: [`Slot::uniform_level`] decides whether a call qualifies and
+//! [`Slot::sample_level_fast`] samples it. With one level the texel
+//! addresses are computed 8 lanes at a time as word offsets
+//! (`y * pitch + x`), WRAP on power-of-two sizes is a bit mask, and the
+//! gather is 8 plain loads with no per-lane level lookup. Every value is
+//! the one the general path (`warp`) computes, operation for operation:
+//! - the texel-space coordinates, `split_v` and the weights are the same
+//!   vector operations;
+//! - WRAP of an integer-valued `t` (|t| <= 2^30 + 1, the range `split_v`
+//!   produces) on a power-of-two `n` is `t - floor(t / n) n`, where every
+//!   step is exact, so it equals `t mod n = (t as i32) & (n - 1)`; `t0 + 1`
+//!   is rounded in f32 first as the general path does;
+//! - other address modes call `address_v` as the general path does;
+//! - taps are decoded and weighted in the same order.
+//!
+//! Invariants: lanes outside the call's mask read valid (in-range) texels
+//! of the shared level and are discarded by the caller's selects; a word
+//! outside the snapshot reads 0 (never panics).
+
+use super::address::{address_v, split_v};
+use super::decode::{Chan, Decoder, LevelData, Texels};
+use super::warp::{Choice, Site};
+use super::{Dim, Slot};
+use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::state::TextureAddress;
+
+/// The level every lane of a call reads, as 32-bit words.
+pub(super) struct Uniform<'a> {
+    /// The level's texels, row-major, `pitch` words per row.
+    words: &'a [u32],
+    /// Words from one row to the next.
+    pitch: i32,
+    /// Width and height in texels.
+    size: [u32; 2],
+    /// The packed channels (r, g, b, a).
+    chans: [Chan; 4],
+}
+
+/// Lanes of one axis of a bilinear footprint: both indices, their border
+/// masks, and the weight of the second.
+type Axis<S> = ([<S as Simd>::I; 2], [<S as Simd>::M; 2], <S as Simd>::F);
+
+impl Slot {
+    /// The fast-path view of level `l` when every lane of `lanes` reads the
+    /// same level of a 2D texture in a 4-byte packed format without sRGB or
+    /// depth comparison.
+    #[inline(always)]
+    pub(super) fn uniform_level<S: Simd>(&self, s: S, l: S::F, lanes: S::M) -> Option<Uniform<'_>> {
+        let (Dim::Tex2D, Decoder::Packed { bytes: 4, chans }, false, None) =
+            (self.dim, self.decoder, self.srgb, self.compare)
+        else {
+            return None;
+        };
+        let bits = lanes.bits();
+        if bits == 0 {
+            return None;
+        }
+        let first = l.to_array()[bits.trailing_zeros() as usize];
+        if !(l.eq(s.splat(first)) | !lanes).all() {
+            return None;
+        }
+        let level: &LevelData = self.level(first as usize, 0);
+        let Texels::Bytes(b) = &level.texels else {
+            return None;
+        };
+        let words: &[u32] = bytemuck::try_cast_slice(&b[..b.len() / 4 * 4]).ok()?;
+        if !level.row_pitch.is_multiple_of(4) {
+            return None;
+        }
+        Some(Uniform {
+            words,
+            pitch: i32::try_from(level.row_pitch / 4).ok()?,
+            size: [level.width, level.height],
+            chans,
+        })
+    }
+
+    /// `sample_level_warp` for a [`Uniform`] level (2D, no cube or volume).
+    #[inline(always)]
+    pub(super) fn sample_level_fast<S: Simd>(
+        &self,
+        s: S,
+        lv: &Uniform<'_>,
+        site: &Site<S>,
+        choice: &Choice<S>,
+        lanes: S::M,
+    ) -> [S::F; 4] {
+        let [u, v, _] = site.uvw;
+        let point = choice.point & lanes;
+        let linear = !choice.point & !choice.aniso & lanes;
+        let aniso = choice.aniso & lanes;
+        let zero = s.splat(0.0);
+        if linear.bits() == lanes.bits() {
+            return self.bilinear_fast(s, lv, u, v);
+        }
+        let mut out = [zero; 4];
+        if point.any() {
+            let (x, bx) = self.axis_point_fast(s, 0, u, lv.size[0]);
+            let (y, by) = self.axis_point_fast(s, 1, v, lv.size[1]);
+            let p = self.taps_fast(s, lv, x, y, bx | by);
+            out = std::array::from_fn(|i| point.select_f(p[i], out[i]));
+        }
+        if linear.any() {
+            let p = self.bilinear_fast(s, lv, u, v);
+            out = std::array::from_fn(|i| linear.select_f(p[i], out[i]));
+        }
+        if aniso.any()
+            && let Some((n, axis)) = choice.probes
+        {
+            let max_n = n
+                .to_array()
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (aniso.bits() >> i) & 1 == 1)
+                .fold(1.0f32, |m, (_, &x)| if x > m { x } else { m });
+            let mut sum = [zero; 4];
+            let mut i = 0.0f32;
+            while i < max_n {
+                let iv = s.splat(i);
+                let take = iv.lt(n) & aniso;
+                let off = (iv + s.splat(0.5)) / n - s.splat(0.5);
+                let pu = u + axis[0] * off;
+                let pv = v + axis[1] * off;
+                let p = self.bilinear_fast(s, lv, pu, pv);
+                sum = std::array::from_fn(|k| take.select_f(sum[k] + p[k], sum[k]));
+                i += 1.0;
+            }
+            out = std::array::from_fn(|k| aniso.select_f(sum[k] / n, out[k]));
+        }
+        out
+    }
+
+    /// Whether axis `a` wraps on a power-of-two size (the bit-mask form).
+    #[inline(always)]
+    fn mask_wrap(&self, a: usize, n: u32) -> bool {
+        self.address[a] == TextureAddress::Wrap && n.is_power_of_two()
+    }
+
+    /// Point sampling on axis `a` of `n` texels: index and border mask.
+    #[inline(always)]
+    fn axis_point_fast<S: Simd>(&self, s: S, a: usize, u: S::F, n: u32) -> (S::I, S::M) {
+        let nf = s.splat(n as f32);
+        let t = split_v(s, u * nf).0;
+        if self.mask_wrap(a, n) {
+            let none = nf.ne(nf);
+            return (t.to_i32() & s.splat_i(n as i32 - 1), none);
+        }
+        address_v(s, self.address[a], t, nf)
+    }
+
+    /// Linear sampling on axis `a` of `n` texels (`axis_linear_v` of `warp`).
+    #[inline(always)]
+    fn axis_linear_fast<S: Simd>(&self, s: S, a: usize, u: S::F, n: u32) -> Axis<S> {
+        let nf = s.splat(n as f32);
+        let (t0, w1) = split_v(s, u * nf - s.splat(0.5));
+        let t1 = t0 + s.splat(1.0);
+        if self.mask_wrap(a, n) {
+            let m = s.splat_i(n as i32 - 1);
+            let none = nf.ne(nf);
+            return ([t0.to_i32() & m, t1.to_i32() & m], [none, none], w1);
+        }
+        let (i0, b0) = address_v(s, self.address[a], t0, nf);
+        let (i1, b1) = address_v(s, self.address[a], t1, nf);
+        ([i0, i1], [b0, b1], w1)
+    }
+
+    /// Bilinear filtering of every lane at (u, v) on level `lv`.
+    #[inline(always)]
+    fn bilinear_fast<S: Simd>(&self, s: S, lv: &Uniform<'_>, u: S::F, v: S::F) -> [S::F; 4] {
+        let one = s.splat(1.0);
+        let (xi, xb, wx) = self.axis_linear_fast(s, 0, u, lv.size[0]);
+        let (yi, yb, wy) = self.axis_linear_fast(s, 1, v, lv.size[1]);
+        let wxs = [one - wx, wx];
+        let wys = [one - wy, wy];
+        let t00 = self.taps_fast(s, lv, xi[0], yi[0], xb[0] | yb[0]);
+        let t10 = self.taps_fast(s, lv, xi[1], yi[0], xb[1] | yb[0]);
+        let t01 = self.taps_fast(s, lv, xi[0], yi[1], xb[0] | yb[1]);
+        let t11 = self.taps_fast(s, lv, xi[1], yi[1], xb[1] | yb[1]);
+        let (w00, w10) = (wxs[0] * wys[0], wxs[1] * wys[0]);
+        let (w01, w11) = (wxs[0] * wys[1], wxs[1] * wys[1]);
+        let mut out = [s.splat(0.0); 4];
+        for ch in 0..4 {
+            out[ch] = t00[ch] * w00 + t10[ch] * w10 + t01[ch] * w01 + t11[ch] * w11;
+        }
+        out
+    }
+
+    /// Texels (x, y) of every lane in the filter domain; `border` lanes read
+    /// the border colour (`gather` of `warp` for a packed format).
+    #[inline(always)]
+    fn taps_fast<S: Simd>(
+        &self,
+        s: S,
+        lv: &Uniform<'_>,
+        x: S::I,
+        y: S::I,
+        border: S::M,
+    ) -> [S::F; 4] {
+        let at = y.mul_lo(s.splat_i(lv.pitch)) + x;
+        let w = gather_words(s, lv.words, at);
+        let mut out = [s.splat(0.0); 4];
+        for (ch, o) in out.iter_mut().enumerate() {
+            let v = match lv.chans[ch] {
+                Chan::Field { shift, bits } => {
+                    (w.shr(shift) & s.splat_i(((1u64 << bits) - 1) as i32)).to_f32()
+                }
+                Chan::Const(c) => s.splat(c),
+            };
+            *o = border.select_f(s.splat(self.border[ch]), v);
+        }
+        out
+    }
+}
+
+/// `words[at]` per lane (0 where `at` is outside `words`).
+#[inline(always)]
+fn gather_words<S: Simd>(s: S, words: &[u32], at: S::I) -> S::I {
+    let a = at.to_array();
+    let mut out = [0i32; 8];
+    for (o, &i) in out.iter_mut().zip(a.iter()) {
+        *o = match words.get(i as u32 as usize) {
+            Some(&w) => w as i32,
+            None => 0,
+        };
+    }
+    s.i32s(out)
+}
