@@ -41,7 +41,6 @@ pub mod format;
 mod geom;
 mod om;
 mod pipeline;
-/// The pixel stage interface: attribute planes, 8-lane stamps, the stage trait.
 pub mod pixel;
 mod raster;
 mod reference;

@@ -27,7 +27,6 @@ use state::{DrawState, FogSource};
 
 /// Where a draw's vertices come from.
 #[derive(Clone, Debug)]
-#[expect(dead_code, reason = "read by the rasterizer (issue 3)")]
 pub(crate) enum VertexSource {
     /// Consecutive vertices from `start_vertex`.
     Streams {
@@ -40,7 +39,6 @@ pub(crate) enum VertexSource {
 
 /// A validated index range.
 #[derive(Clone, Debug)]
-#[expect(dead_code, reason = "read by the rasterizer (issue 3)")]
 pub(crate) struct Indices {
     /// The index bytes (a snapshot: later writes do not change this draw).
     pub(crate) bytes: Arc<Vec<u8>>,
@@ -54,10 +52,6 @@ pub(crate) struct Indices {
 
 /// One validated draw.
 #[derive(Clone, Debug)]
-#[expect(
-    dead_code,
-    reason = "read by the rasterizer (issue 3), which consumes the call in `execute`"
-)]
 pub(crate) struct DrawCall {
     pub(crate) primitive: PrimitiveType,
     pub(crate) primitive_count: u32,
