@@ -135,8 +135,10 @@ pub(crate) fn build(
 fn cull_and_edges(st: &DrawState, buf: &VertexBuf, v: [u32; 3], provoking: u32) -> Option<Pending> {
     let orig = v;
     let mut v = v;
-    let mut x = v.map(|i| snap(buf.get(i)[0]));
-    let mut y = v.map(|i| snap(buf.get(i)[1]));
+    // Written out: `array::map` is a closure call that does not inline here.
+    let (p0, p1, p2) = (buf.get(v[0]), buf.get(v[1]), buf.get(v[2]));
+    let mut x = [snap(p0[0]), snap(p1[0]), snap(p2[0])];
+    let mut y = [snap(p0[1]), snap(p1[1]), snap(p2[1])];
     let area = (i64::from(x[1]) - i64::from(x[0])) * (i64::from(y[2]) - i64::from(y[0]))
         - (i64::from(x[2]) - i64::from(x[0])) * (i64::from(y[1]) - i64::from(y[0]));
     let front = area > 0;
@@ -215,7 +217,7 @@ fn flush(
         let a = (i64::from(x[1]) - i64::from(x[0])) * (i64::from(y[2]) - i64::from(y[0]))
             - (i64::from(x[2]) - i64::from(x[0])) * (i64::from(y[1]) - i64::from(y[0]));
         area[l] = a as f32 * (1.0 / 65536.0);
-        let vs = p.v.map(|i| buf.get(i));
+        let vs = [buf.get(p.v[0]), buf.get(p.v[1]), buf.get(p.v[2])];
         persp_on[l] = !(vs[0][3] == vs[1][3] && vs[1][3] == vs[2][3]);
         for j in 0..3 {
             vals[0][j][l] = vs[j][2];

@@ -131,20 +131,24 @@ impl<S: Simd> Interp<S> {
         }
         let lx = s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
         let ly = s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
-        for k in 0..np {
-            let pl = match k {
-                0 => &p.z,
-                1 => &p.q,
-                _ => &inputs[k - 2],
-            };
-            let (a0, ddx, ddy) = (s.splat(pl.a0), s.splat(pl.ddx), s.splat(pl.ddy));
-            for c in 0..cols {
-                let fx = s.splat(rel(self.x0 + 4 * c as i32, p.ox)) + lx;
-                self.t[c * np + k] = a0 + ddx * fx;
+        // Column by column and row by row: each pixel offset is converted
+        // once for all planes (the same operations per plane as before).
+        let t = &mut self.t[..cols * np];
+        for (c, tc) in t.chunks_exact_mut(np).enumerate() {
+            let fx = s.splat(rel(self.x0 + 4 * c as i32, p.ox)) + lx;
+            tc[0] = s.splat(p.z.a0) + s.splat(p.z.ddx) * fx;
+            tc[1] = s.splat(p.q.a0) + s.splat(p.q.ddx) * fx;
+            for (v, pl) in tc[2..].iter_mut().zip(inputs) {
+                *v = s.splat(pl.a0) + s.splat(pl.ddx) * fx;
             }
-            for r in 0..rows {
-                let fy = s.splat(rel(self.y0 + 2 * r as i32, p.oy)) + ly;
-                self.u[r * np + k] = ddy * fy;
+        }
+        let u = &mut self.u[..rows * np];
+        for (r, ur) in u.chunks_exact_mut(np).enumerate() {
+            let fy = s.splat(rel(self.y0 + 2 * r as i32, p.oy)) + ly;
+            ur[0] = s.splat(p.z.ddy) * fy;
+            ur[1] = s.splat(p.q.ddy) * fy;
+            for (v, pl) in ur[2..].iter_mut().zip(inputs) {
+                *v = s.splat(pl.ddy) * fy;
             }
         }
         if self.vals.len() != inputs.len() {
@@ -421,8 +425,21 @@ fn stamp<S: Simd, P: PixelStage, K: Sink<S>>(
     let vals = &mut ip.vals[..n];
     let (ti, ui) = (&tc[2..], &ur[2..]);
     if p.persp == 0 {
-        for k in 0..n {
-            vals[k] = ti[k] + ui[k];
+        // The common colour-only stage (4 inputs): unrolled, no bounds checks.
+        if let (Ok(v4), Some(t4), Some(u4)) = (
+            <&mut [S::F; 4]>::try_from(&mut *vals),
+            ti.first_chunk::<4>(),
+            ui.first_chunk::<4>(),
+        ) {
+            v4[0] = t4[0] + u4[0];
+            v4[1] = t4[1] + u4[1];
+            v4[2] = t4[2] + u4[2];
+            v4[3] = t4[3] + u4[3];
+        } else {
+            // Zipped slices: no per-element bounds checks (no closures either).
+            for ((v, &t), &u) in vals.iter_mut().zip(ti).zip(ui) {
+                *v = t + u;
+            }
         }
     } else {
         for k in 0..n {

@@ -278,3 +278,55 @@ fn unorm_f32_exhaustive() {
         }
     }
 }
+
+#[test]
+fn to_i32_and_masks_agree_on_boundaries() {
+    struct T([f32; 8], u32);
+    impl Kernel for T {
+        type Output = ([i32; 8], u32, u32);
+        #[inline(always)]
+        fn run<S: Simd>(self, s: S) -> Self::Output {
+            let v = s.f32s(self.0);
+            let m = s.mask_from_bits(self.1);
+            (v.to_i32().to_array(), m.bits(), v.lt(s.splat(0.0)).bits())
+        }
+    }
+    let specials = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        2_147_483_648.0,
+        2_147_483_520.0,
+        -2_147_483_648.0,
+        -2_147_483_904.0,
+        -2_147_483_650.0,
+        -0.0,
+        -0.99,
+        0.99,
+        1e-45,
+        -1.5,
+        16_777_217.0,
+        3e9,
+        -3e9,
+    ];
+    for c in specials.chunks(8) {
+        for bits in [0, 1, 0x80, 0xA5, 0x5A, 0xFF] {
+            let a: [f32; 8] = c.try_into().unwrap();
+            let want: [i32; 8] = std::array::from_fn(|i| {
+                let v = a[i];
+                if v > -2_147_483_904.0 && v < 2_147_483_648.0 {
+                    v as i32
+                } else {
+                    i32::MIN
+                }
+            });
+            for backend in [Backend::Portable, Backend::new(true)] {
+                let (got, mb, lt) = dispatch(backend, T(a, bits));
+                assert_eq!(got, want, "{a:?} {}", backend.name());
+                assert_eq!(mb, bits);
+                let want_lt = (0..8).fold(0, |acc, i| acc | (u32::from(a[i] < 0.0) << i));
+                assert_eq!(lt, want_lt);
+            }
+        }
+    }
+}
