@@ -201,7 +201,7 @@ impl Slot {
         border: S::M,
     ) -> [S::F; 4] {
         let at = y.mul_lo(s.splat_i(lv.pitch)) + x;
-        let w = gather_words(s, lv.words, at);
+        let w = s.gather_u32(lv.words, at);
         let mut out = [s.splat(0.0); 4];
         for (ch, o) in out.iter_mut().enumerate() {
             let v = match lv.chans[ch] {
@@ -216,16 +216,30 @@ impl Slot {
     }
 }
 
-/// `words[at]` per lane (0 where `at` is outside `words`).
-#[inline(always)]
-fn gather_words<S: Simd>(s: S, words: &[u32], at: S::I) -> S::I {
-    let a = at.to_array();
-    let mut out = [0i32; 8];
-    for (o, &i) in out.iter_mut().zip(a.iter()) {
-        *o = match words.get(i as u32 as usize) {
-            Some(&w) => w as i32,
-            None => 0,
-        };
+#[cfg(test)]
+mod tests {
+    use crate::simd::{IntV, Kernel, Simd};
+
+    /// `Simd::gather_u32` on in-range, negative and past-the-end indices.
+    struct Gather;
+
+    impl Kernel for Gather {
+        type Output = [i32; 8];
+        #[inline(always)]
+        fn run<S: Simd>(self, s: S) -> [i32; 8] {
+            let words: Vec<u32> = (0..100).map(|i| 0x8000_0000 | (i * 3)).collect();
+            let idx = s.i32s([0, 99, 100, -1, i32::MIN, i32::MAX, 42, 7]);
+            s.gather_u32(&words, idx).to_array()
+        }
     }
-    s.i32s(out)
+
+    #[test]
+    fn gather_u32_reads_in_range_lanes_and_zero_elsewhere() {
+        let w = |i: u32| (0x8000_0000 | (i * 3)) as i32;
+        let want = [w(0), w(99), 0, 0, 0, 0, w(42), w(7)];
+        for want_avx2 in [false, true] {
+            let b = crate::simd::Backend::new(want_avx2);
+            assert_eq!(crate::simd::dispatch(b, Gather), want, "{}", b.name());
+        }
+    }
 }
