@@ -40,6 +40,10 @@ impl Rng {
             4 => 1.0,
             5 => 3e5,
             6 => -7e6,
+            // Near the 2^22-texel limit of the integer split on 32-texel axes.
+            7 => 131_071.99,
+            8 => -131_071.99,
+            9 => -131_072.0,
             _ => self.f(-2.5, 3.5),
         }
     }

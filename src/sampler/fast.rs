@@ -12,8 +12,10 @@
 //!   vector operations;
 //! - WRAP of an integer-valued `t` (|t| <= 2^30 + 1, the range `split_v`
 //!   produces) on a power-of-two `n` is `t - floor(t / n) n`, where every
-//!   step is exact, so it equals `t mod n = (t as i32) & (n - 1)`; `t0 + 1`
-//!   is rounded in f32 first as the general path does;
+//!   step is exact, so it equals `t mod n = (t as i32) & (n - 1)`; there,
+//!   when every lane's texel-space coordinate is below 2^22, `split_v` is
+//!   computed in integers (`split_int`: the same values, no `floor`, which
+//!   the portable backend does lane by lane), else in floats;
 //! - other address modes call `address_v` as the general path does;
 //! - taps are decoded and weighted in the same order.
 //!
@@ -40,9 +42,16 @@ pub(super) struct Uniform<'a> {
     chans: [Chan; 4],
 }
 
+/// Border lanes of a tap, None when the address mode has no border.
+type Border<S> = Option<<S as Simd>::M>;
+
 /// Lanes of one axis of a bilinear footprint: both indices, their border
-/// masks, and the weight of the second.
-type Axis<S> = ([<S as Simd>::I; 2], [<S as Simd>::M; 2], <S as Simd>::F);
+/// masks (None: no border lane), and the weight of the second.
+type Axis<S> = (
+    [<S as Simd>::I; 2],
+    Option<[<S as Simd>::M; 2]>,
+    <S as Simd>::F,
+);
 
 impl Slot {
     /// The fast-path view of level `l` when every lane of `lanes` reads the
@@ -101,7 +110,11 @@ impl Slot {
         if point.any() {
             let (x, bx) = self.axis_point_fast(s, 0, u, lv.size[0]);
             let (y, by) = self.axis_point_fast(s, 1, v, lv.size[1]);
-            let p = self.taps_fast(s, lv, x, y, bx | by);
+            let b = match (bx, by) {
+                (None, None) => None,
+                (bx, by) => Some(bx.unwrap_or(zero.ne(zero)) | by.unwrap_or(zero.ne(zero))),
+            };
+            let p = self.taps_fast(s, lv, x, y, b);
             out = std::array::from_fn(|i| point.select_f(p[i], out[i]));
         }
         if linear.any() {
@@ -142,30 +155,35 @@ impl Slot {
 
     /// Point sampling on axis `a` of `n` texels: index and border mask.
     #[inline(always)]
-    fn axis_point_fast<S: Simd>(&self, s: S, a: usize, u: S::F, n: u32) -> (S::I, S::M) {
+    fn axis_point_fast<S: Simd>(&self, s: S, a: usize, u: S::F, n: u32) -> (S::I, Border<S>) {
         let nf = s.splat(n as f32);
-        let t = split_v(s, u * nf).0;
-        if self.mask_wrap(a, n) {
-            let none = nf.ne(nf);
-            return (t.to_i32() & s.splat_i(n as i32 - 1), none);
+        let x = u * nf;
+        if self.mask_wrap(a, n)
+            && let Some((t, _)) = split_int(s, x)
+        {
+            return (t & s.splat_i(n as i32 - 1), None);
         }
-        address_v(s, self.address[a], t, nf)
+        let (i, b) = address_v(s, self.address[a], split_v(s, x).0, nf);
+        (i, Some(b))
     }
 
     /// Linear sampling on axis `a` of `n` texels (`axis_linear_v` of `warp`).
     #[inline(always)]
     fn axis_linear_fast<S: Simd>(&self, s: S, a: usize, u: S::F, n: u32) -> Axis<S> {
         let nf = s.splat(n as f32);
-        let (t0, w1) = split_v(s, u * nf - s.splat(0.5));
-        let t1 = t0 + s.splat(1.0);
-        if self.mask_wrap(a, n) {
+        let x = u * nf - s.splat(0.5);
+        if self.mask_wrap(a, n)
+            && let Some((t0, w1)) = split_int(s, x)
+        {
+            // |t0| < 2^22: `t0 + 1` is exact in f32, as the general path computes it.
             let m = s.splat_i(n as i32 - 1);
-            let none = nf.ne(nf);
-            return ([t0.to_i32() & m, t1.to_i32() & m], [none, none], w1);
+            return ([t0 & m, (t0 + s.splat_i(1)) & m], None, w1);
         }
+        let (t0, w1) = split_v(s, x);
+        let t1 = t0 + s.splat(1.0);
         let (i0, b0) = address_v(s, self.address[a], t0, nf);
         let (i1, b1) = address_v(s, self.address[a], t1, nf);
-        ([i0, i1], [b0, b1], w1)
+        ([i0, i1], Some([b0, b1]), w1)
     }
 
     /// Bilinear filtering of every lane at (u, v) on level `lv`.
@@ -174,17 +192,53 @@ impl Slot {
         let one = s.splat(1.0);
         let (xi, xb, wx) = self.axis_linear_fast(s, 0, u, lv.size[0]);
         let (yi, yb, wy) = self.axis_linear_fast(s, 1, v, lv.size[1]);
-        let wxs = [one - wx, wx];
-        let wys = [one - wy, wy];
-        let t00 = self.taps_fast(s, lv, xi[0], yi[0], xb[0] | yb[0]);
-        let t10 = self.taps_fast(s, lv, xi[1], yi[0], xb[1] | yb[0]);
-        let t01 = self.taps_fast(s, lv, xi[0], yi[1], xb[0] | yb[1]);
-        let t11 = self.taps_fast(s, lv, xi[1], yi[1], xb[1] | yb[1]);
-        let (w00, w10) = (wxs[0] * wys[0], wxs[1] * wys[0]);
-        let (w01, w11) = (wxs[0] * wys[1], wxs[1] * wys[1]);
+        let (wx0, wy0) = (one - wx, one - wy);
+        // Tap order (0,0), (1,0), (0,1), (1,1), as `bilinear_warp`.
+        let wgt = [wx0 * wy0, wx * wy0, wx0 * wy, wx * wy];
+        let pitch = s.splat_i(lv.pitch);
+        let (r0, r1) = (yi[0].mul_lo(pitch), yi[1].mul_lo(pitch));
+        let w = [
+            s.gather_u32(lv.words, r0 + xi[0]),
+            s.gather_u32(lv.words, r0 + xi[1]),
+            s.gather_u32(lv.words, r1 + xi[0]),
+            s.gather_u32(lv.words, r1 + xi[1]),
+        ];
+        let none = one.ne(one);
+        let border = match (xb, yb) {
+            (None, None) => None,
+            (x, y) => {
+                let [x0, x1] = x.unwrap_or([none; 2]);
+                let [y0, y1] = y.unwrap_or([none; 2]);
+                Some([x0 | y0, x1 | y0, x0 | y1, x1 | y1])
+            }
+        };
         let mut out = [s.splat(0.0); 4];
-        for ch in 0..4 {
-            out[ch] = t00[ch] * w00 + t10[ch] * w10 + t01[ch] * w01 + t11[ch] * w11;
+        for (ch, o) in out.iter_mut().enumerate() {
+            let t = match lv.chans[ch] {
+                Chan::Field { shift, bits } => {
+                    let m = s.splat_i(((1u64 << bits) - 1) as i32);
+                    [
+                        (w[0].shr(shift) & m).to_f32(),
+                        (w[1].shr(shift) & m).to_f32(),
+                        (w[2].shr(shift) & m).to_f32(),
+                        (w[3].shr(shift) & m).to_f32(),
+                    ]
+                }
+                Chan::Const(c) => [s.splat(c); 4],
+            };
+            let t = match border {
+                None => t,
+                Some(b) => {
+                    let bc = s.splat(self.border[ch]);
+                    [
+                        b[0].select_f(bc, t[0]),
+                        b[1].select_f(bc, t[1]),
+                        b[2].select_f(bc, t[2]),
+                        b[3].select_f(bc, t[3]),
+                    ]
+                }
+            };
+            *o = t[0] * wgt[0] + t[1] * wgt[1] + t[2] * wgt[2] + t[3] * wgt[3];
         }
         out
     }
@@ -198,10 +252,10 @@ impl Slot {
         lv: &Uniform<'_>,
         x: S::I,
         y: S::I,
-        border: S::M,
+        border: Border<S>,
     ) -> [S::F; 4] {
         let at = y.mul_lo(s.splat_i(lv.pitch)) + x;
-        let w = gather_words(s, lv.words, at);
+        let w = s.gather_u32(lv.words, at);
         let mut out = [s.splat(0.0); 4];
         for (ch, o) in out.iter_mut().enumerate() {
             let v = match lv.chans[ch] {
@@ -210,22 +264,57 @@ impl Slot {
                 }
                 Chan::Const(c) => s.splat(c),
             };
-            *o = border.select_f(s.splat(self.border[ch]), v);
+            *o = match border {
+                Some(b) => b.select_f(s.splat(self.border[ch]), v),
+                None => v,
+            };
         }
         out
     }
 }
 
-/// `words[at]` per lane (0 where `at` is outside `words`).
+/// `split_v` in integers when every lane's `x` is below 2^22 in magnitude
+/// (so `x * 256` converts exactly): `floor(x * 256)` is the truncation
+/// corrected by one where it rounded up, `t0` its arithmetic shift by 8 (a
+/// floor division) and the weight its low 8 bits over 256, the values
+/// `split_v` computes in floats. None (use `split_v`) otherwise, NaN included.
 #[inline(always)]
-fn gather_words<S: Simd>(s: S, words: &[u32], at: S::I) -> S::I {
-    let a = at.to_array();
-    let mut out = [0i32; 8];
-    for (o, &i) in out.iter_mut().zip(a.iter()) {
-        *o = match words.get(i as u32 as usize) {
-            Some(&w) => w as i32,
-            None => 0,
-        };
+fn split_int<S: Simd>(s: S, x: S::F) -> Option<(S::I, S::F)> {
+    let y = x * s.splat(256.0);
+    let lim = s.splat(1_073_741_824.0);
+    if !(y.lt(lim) & y.gt(s.splat(0.0) - lim)).all() {
+        return None;
     }
-    s.i32s(out)
+    let t = y.to_i32();
+    let q = t + y.lt(t.to_f32()).to_i();
+    let w1 = (q & s.splat_i(255)).to_f32() * s.splat(1.0 / 256.0);
+    Some((q.sra(8), w1))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::simd::{IntV, Kernel, Simd};
+
+    /// `Simd::gather_u32` on in-range, negative and past-the-end indices.
+    struct Gather;
+
+    impl Kernel for Gather {
+        type Output = [i32; 8];
+        #[inline(always)]
+        fn run<S: Simd>(self, s: S) -> [i32; 8] {
+            let words: Vec<u32> = (0..100).map(|i| 0x8000_0000 | (i * 3)).collect();
+            let idx = s.i32s([0, 99, 100, -1, i32::MIN, i32::MAX, 42, 7]);
+            s.gather_u32(&words, idx).to_array()
+        }
+    }
+
+    #[test]
+    fn gather_u32_reads_in_range_lanes_and_zero_elsewhere() {
+        let w = |i: u32| (0x8000_0000 | (i * 3)) as i32;
+        let want = [w(0), w(99), 0, 0, 0, 0, w(42), w(7)];
+        for want_avx2 in [false, true] {
+            let b = crate::simd::Backend::new(want_avx2);
+            assert_eq!(crate::simd::dispatch(b, Gather), want, "{}", b.name());
+        }
+    }
 }

@@ -72,6 +72,20 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
     /// and `bits` <= 24: the round-to-nearest depth quantisation of D16/D24
     /// (exact: the f64 product and sum cannot round).
     fn unorm_f64(self, z: Self::F, bits: u32) -> Self::I;
+    /// Lane i = `words[idx[i]]` (as bits), or 0 where `idx[i]` is negative
+    /// or not below `words.len()`. The default is eight bounds-checked loads.
+    #[inline(always)]
+    fn gather_u32(self, words: &[u32], idx: Self::I) -> Self::I {
+        let a = idx.to_array();
+        let mut out = [0i32; 8];
+        for (o, &i) in out.iter_mut().zip(a.iter()) {
+            *o = match words.get(i as u32 as usize) {
+                Some(&w) => w as i32,
+                None => 0,
+            };
+        }
+        self.i32s(out)
+    }
 }
 
 /// Eight f32 lanes.
