@@ -287,6 +287,10 @@ impl<S: Simd> Machine<'_, S> {
     /// the lanes of the execution mask and predicate.
     #[inline(always)]
     pub(super) fn write(&mut self, d: &Dst, v: [S::F; 4], m: S::M, full: bool) {
+        if let (true, true, DstKind::Reg(i)) = (d.plain, full, d.kind) {
+            self.r[i as usize] = v;
+            return;
+        }
         let slot = match d.kind {
             DstKind::Reg(i) => i as usize,
             DstKind::OutRel { base } => {
