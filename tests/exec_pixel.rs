@@ -76,7 +76,7 @@ fn sampler_swizzle_and_write_mask_apply_to_the_texel() {
 
 #[test]
 fn lod_inputs_of_every_texture_instruction() {
-    // v0 = (2x + 3y, 5x + 7y, x, w): coarse quad derivatives d/dx = (2, 5, 1),
+    // v0 = (2x + 3y, 5x + 7y, x, w): quad derivatives d/dx = (2, 5, 1),
     // d/dy = (3, 7, 0).
     let text = "ps_3_0\ndcl_texcoord0 v0\ndcl_texcoord1 v1\ndcl_2d s3\n\
                 texld r0, v0, s3\ntexldp r1, v0, s3\ntexldb r2, v0, s3\ntexldl r3, v0, s3\n\
@@ -105,8 +105,9 @@ fn lod_inputs_of_every_texture_instruction() {
 }
 
 #[test]
-fn dsx_dsy_are_coarse_per_quad_and_y_grows_down() {
-    // v0.x = x * y + x; coarse ddx uses the top row of each quad.
+fn dsx_dsy_are_fine_per_quad_and_y_grows_down() {
+    // v0.x = x * y + x; fine derivatives (rasterization.md 18): ddx in the
+    // pixel's own row of its quad, ddy in its own column.
     let text = "ps_3_0\ndcl_texcoord0 v0\ndsx r0, v0\ndsy r1, v0\nmov oC0, r0\nmov oC1, r1\ndsx_sat oC2, -v0\n";
     let inputs = quads(2.0, 4.0, |_, x, y| [x * y + x, 10.0 * y, 3.0, -x]);
     let out = run_ps(
@@ -116,16 +117,13 @@ fn dsx_dsy_are_coarse_per_quad_and_y_grows_down() {
         &PointFetch::default(),
         ALL,
     );
-    for (q, quad) in out.chunks(4).enumerate() {
-        let x0 = 2.0 + 2.0 * q as f32;
-        let y0 = 4.0;
-        let ddx_x = y0 + 1.0; // v(1,0) - v(0,0) = y0 + 1
-        let ddy_x = x0; // v(0,1) - v(0,0) = x0
-        for o in quad {
-            assert_eq!(o.color[0], [ddx_x, 0.0, 0.0, -1.0]);
-            assert_eq!(o.color[1], [ddy_x, 10.0, 0.0, 0.0]);
-            assert_eq!(o.color[2], [0.0, 0.0, 0.0, 1.0]);
-        }
+    for (l, o) in out.iter().enumerate() {
+        let [x, y] = inputs[l].pos;
+        let ddx_x = y + 1.0; // v(x1, y) - v(x0, y)
+        let ddy_x = x; // v(x, y1) - v(x, y0)
+        assert_eq!(o.color[0], [ddx_x, 0.0, 0.0, -1.0], "lane {l}");
+        assert_eq!(o.color[1], [ddy_x, 10.0, 0.0, 0.0], "lane {l}");
+        assert_eq!(o.color[2], [0.0, 0.0, 0.0, 1.0], "lane {l}");
     }
 }
 

@@ -280,7 +280,8 @@ fn derivatives_reach_the_sampler() {
     let mut s = FfpState::default();
     s.set_stage(0, Tss::ColorOp(Op::SelectArg1));
     let inp: [_; 8] = std::array::from_fn(|l| {
-        let (x, y) = ((l % 2 + 2 * (l / 4)) as f32, ((l / 2) % 2) as f32);
+        // The stamp layout of `warp9::texture_fetch`: lane l is pixel (l & 3, l >> 2).
+        let (x, y) = ((l & 3) as f32, (l >> 2) as f32);
         pixel(D, [0.0; 4], [0.25 * x, 0.5 * y, 0.0, 1.0])
     });
     let out = shade(&s, tex0(), [None; 8], &inp, &fetch, 0b0111_1011);

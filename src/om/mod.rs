@@ -28,7 +28,8 @@ pub(crate) fn load_words<S: Simd>(s: S, t: &TargetBytes<'_>, x: i32, y: i32) -> 
     {
         let pw = t.pitch / 4;
         let i0 = y as usize * pw + x as usize;
-        if i0 + pw + 4 <= words.len() {
+        // Rows narrower than a stamp take the per-pixel path below.
+        if pw >= 4 && i0 + pw + 4 <= words.len() {
             return s.load_u32_rows(&words[i0..i0 + 4], &words[i0 + pw..i0 + pw + 4]);
         }
     }
@@ -69,7 +70,8 @@ pub(crate) fn store_words<S: Simd>(
     {
         let pw = t.pitch / 4;
         let i0 = y as usize * pw + x as usize;
-        if i0 + pw + 4 <= words.len() {
+        // Rows narrower than a stamp take the per-pixel path below.
+        if pw >= 4 && i0 + pw + 4 <= words.len() {
             let (lo, hi) = words.split_at_mut(i0 + pw);
             let (r0, r1) = (&mut lo[i0..i0 + 4], &mut hi[..4]);
             let v = if bits == 0xFF {

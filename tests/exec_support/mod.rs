@@ -307,11 +307,16 @@ pub fn run_ps_prepared(
     active: u32,
 ) -> Vec<ScalarPixelOutput> {
     let c = consts.view();
-    let mut scalar_out = Vec::new();
+    let mut scalar_out = vec![ScalarPixelOutput::default(); 8];
     for q in 0..2 {
-        let qi: [ScalarPixelInputs; 4] = std::array::from_fn(|l| inputs[q * 4 + l]);
-        let qa: [bool; 4] = std::array::from_fn(|l| active & (1 << (q * 4 + l)) != 0);
-        scalar_out.extend(scalar::run_quad(p, &qi, &c, fetch, qa));
+        // Quad q of the 4x2 stamp is lanes {2q, 2q + 1, 2q + 4, 2q + 5}.
+        let lane = |l: usize| 2 * q + (l & 1) + 2 * (l & 2);
+        let qi: [ScalarPixelInputs; 4] = std::array::from_fn(|l| inputs[lane(l)]);
+        let qa: [bool; 4] = std::array::from_fn(|l| active & (1 << lane(l)) != 0);
+        let r = scalar::run_quad(p, &qi, &c, fetch, qa);
+        for (l, o) in r.into_iter().enumerate() {
+            scalar_out[lane(l)] = o;
+        }
     }
     for b in backends() {
         let (color, depth, kill) = dispatch(
@@ -361,12 +366,13 @@ pub fn run_ps(
     run_ps_prepared(&p, inputs, consts, fetch, active)
 }
 
-/// Pixel inputs for two quads at (x0, y0) and (x0 + 2, y0) with `vPos`
+/// Pixel inputs for one 4x2 stamp at (x0, y0) (the quads at (x0, y0) and
+/// (x0 + 2, y0); lane l is pixel (x0 + (l & 3), y0 + (l >> 2))) with `vPos`
 /// set and each input slot filled by `f(slot, x, y)`.
 pub fn quads(x0: f32, y0: f32, f: impl Fn(usize, f32, f32) -> [f32; 4]) -> [ScalarPixelInputs; 8] {
     std::array::from_fn(|l| {
-        let x = x0 + (l / 4 * 2 + l % 2) as f32;
-        let y = y0 + ((l / 2) % 2) as f32;
+        let x = x0 + (l & 3) as f32;
+        let y = y0 + (l >> 2) as f32;
         ScalarPixelInputs {
             v: std::array::from_fn(|r| f(r, x, y)),
             pos: [x, y],

@@ -9,14 +9,17 @@ use super::super::op::{Dst, DstKind, Kind, Op, TexMode};
 use super::super::regs::{NUM_OUTPUTS, OUT};
 use super::Machine;
 
-/// Coarse quad derivatives of one value per lane (lane `i` at quad
-/// position `(i % 2, i / 2)`), via the shared lane-layout function.
+/// Fine quad derivatives of one value per lane (lane `i` at quad
+/// position `(i % 2, i / 2)`), via the shared stamp-layout function: quad
+/// lane `i` is stamp lane `(i & 1) | ((i & 2) << 1)` of the first quad
+/// (rasterization.md 18).
 fn quad_d<const N: usize>(vals: [f32; N]) -> ([f32; N], [f32; N]) {
-    let v8: [f32; 8] = std::array::from_fn(|i| vals[i % N]);
+    let v8: [f32; 8] = std::array::from_fn(|i| vals[((i & 1) | ((i >> 1) & 2)) % N]);
     let (dx, dy) = quad_derivatives(&v8);
+    let lane = |l: usize| (l & 1) | ((l & 2) << 1);
     (
-        std::array::from_fn(|l| dx[l]),
-        std::array::from_fn(|l| dy[l]),
+        std::array::from_fn(|l| dx[lane(l)]),
+        std::array::from_fn(|l| dy[lane(l)]),
     )
 }
 
