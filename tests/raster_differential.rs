@@ -433,7 +433,10 @@ fn fast_path_states_equal_reference() {
         }
     }
     // Most seeds must change pixels, or the comparison proves little.
-    assert!(drawn >= 20, "only {drawn} of 40 fast-path scenes drew anything");
+    assert!(
+        drawn >= 20,
+        "only {drawn} of 40 fast-path scenes drew anything"
+    );
 }
 
 #[allow(dead_code)]
