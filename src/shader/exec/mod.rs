@@ -41,7 +41,7 @@
 //!
 //! - **Same bits.** Both interpreters produce bit-identical registers for
 //!   the same inputs on every backend: vector arithmetic only where
-//!   IEEE-754 fixes the result, every other formula in [`math`], no FMA, no
+//!   IEEE-754 fixes the result, every other formula in `math`, no FMA, no
 //!   approximate reciprocals.
 //! - **No failure at run time.** Preparation accepts any decodable program
 //!   and produces ops whose every index is in range; execution never

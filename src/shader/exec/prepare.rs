@@ -4,11 +4,14 @@
 //! work that would otherwise be repeated per lane: static branches on
 //! boolean constants (`if b#`, `callnz b#`) are resolved against the key
 //! and `defb`, dead code is dropped; `def` constants become immediates;
-//! register operands become flat slots ([`super::regs`]); swizzles become
+//! register operands become flat slots (`super::regs`); swizzles become
 //! component indices; matrix macros get one prepared source per row;
 //! structured flow control gets jump targets. The result satisfies the
-//! invariants listed in [`super::op`] for **any** decodable program, valid
+//! invariants listed in `super::op` for **any** decodable program, valid
 //! or not, so execution never needs an error path.
+
+// Index loops keep the scalar and 8-lane formulas visibly parallel.
+#![allow(clippy::needless_range_loop)]
 
 use std::collections::{BTreeMap, HashMap};
 

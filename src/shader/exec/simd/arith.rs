@@ -2,8 +2,11 @@
 //! (saturate, write mask, predicate, execution mask).
 //!
 //! Vector arithmetic is used where IEEE-754 defines the result exactly;
-//! everything else goes lane by lane through [`super::super::math`], the
+//! everything else goes lane by lane through `super::super::math`, the
 //! formulas the scalar interpreter uses too.
+
+// Index loops keep the scalar and 8-lane formulas visibly parallel.
+#![allow(clippy::needless_range_loop)]
 
 use crate::simd::{FloatV, IntV, MaskV, Simd};
 use crate::texture_fetch::{ddx, ddy};

@@ -10,7 +10,7 @@
 //! 8-lane runs stop the same lanes at the same point.
 //!
 //! Invariant: nothing here fails or panics for a prepared program (see
-//! [`super::op`]): out-of-range relative reads give 0, out-of-range writes
+//! `super::op`): out-of-range relative reads give 0, out-of-range writes
 //! are dropped, loop counts are bounded and the budget bounds the rest.
 
 mod arith;
