@@ -552,8 +552,15 @@ impl<'a> FastTargets<'a> {
     /// Whether stamp (x, y) (band-relative y) lies inside both views.
     #[inline(always)]
     pub(crate) fn holds(&self, x: i32, y: i32) -> bool {
-        let (x, y) = (x as usize, y as usize);
-        (y + 1) * self.dpw + x + 4 <= self.depth.len()
+        // The row loads take four consecutive words of each of two rows, so
+        // the stamp must fit inside one pitch as well as inside the slices:
+        // a target narrower than a stamp would otherwise read the next row.
+        let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y)) else {
+            return false;
+        };
+        x + 4 <= self.dpw
+            && x + 4 <= self.cpw
+            && (y + 1) * self.dpw + x + 4 <= self.depth.len()
             && (y + 1) * self.cpw + x + 4 <= self.color.len()
     }
 }
