@@ -1,21 +1,27 @@
-//! S6 of shared bench/SCENES.md through the fixed-function vertex stage:
+//! S6 (and the vertex part of S5) of shared bench/SCENES.md through the
+//! fixed-function vertex stage. S6:
 //! 1,048,576 point vertices (position + normal), 8 lights (the S5 lights and
 //! their negations: 6 directional, 2 point), specular on, local viewer,
 //! NORMALIZENORMALS on, identity transforms — fetch + transform + lighting
 //! + point size, 8 vertices at a time. Figure: vertices per second.
 //!
-//! `cargo bench --bench ffp` (criterion reports time per frame of 1M
-//! vertices and the throughput in elements/s).
+//! S5: the 257 x 193 torus vertices (position, normal, uv) with the S5
+//! camera, 4 lights, specular, texture coordinates for stage 0 — each
+//! vertex once, as an indexed draw's post-transform cache would.
+//!
+//! `cargo bench --bench ffp` (criterion reports time per frame and the
+//! throughput in elements/s; a CPU-time figure is printed first because
+//! the machine is shared).
 
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use glam::Vec3;
+use glam::{Mat4, Vec3, Vec4};
 use rayon::prelude::*;
 use warp9::ffp::key::DrawOptions;
 use warp9::ffp::*;
 use warp9::simd::Backend;
-use warp9::state::{Color, Light, LightType, Material, RenderState};
+use warp9::state::{Color, Light, LightType, Material, RenderState, TransformType};
 use warp9::vertex::{DeclType, DeclUsage, FetchStreams, StreamInput, VertexElement};
 
 const SIDE: u32 = 1024;
@@ -213,5 +219,109 @@ fn bench_s6(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_s6);
+/// D3DX-style left-handed look-at, in the crate's glam storage (columns = D3D rows).
+fn look_at_lh(eye: Vec3, at: Vec3, up: Vec3) -> Mat4 {
+    let z = (at - eye).normalize();
+    let x = up.cross(z).normalize();
+    let y = z.cross(x);
+    Mat4::from_cols(
+        Vec4::new(x.x, y.x, z.x, 0.0),
+        Vec4::new(x.y, y.y, z.y, 0.0),
+        Vec4::new(x.z, y.z, z.z, 0.0),
+        Vec4::new(-x.dot(eye), -y.dot(eye), -z.dot(eye), 1.0),
+    )
+}
+
+/// D3DX-style left-handed perspective (depth 0..1), in the crate's glam storage.
+fn perspective_lh(fov_y: f32, aspect: f32, zn: f32, zf: f32) -> Mat4 {
+    let ys = 1.0 / (fov_y / 2.0).tan();
+    let xs = ys / aspect;
+    Mat4::from_cols(
+        Vec4::new(xs, 0.0, 0.0, 0.0),
+        Vec4::new(0.0, ys, 0.0, 0.0),
+        Vec4::new(0.0, 0.0, zf / (zf - zn), 1.0),
+        Vec4::new(0.0, 0.0, -zn * zf / (zf - zn), 0.0),
+    )
+}
+
+fn bench_s5(c: &mut Criterion) {
+    let mut state = s6_state();
+    state.lights.truncate(4);
+    state.viewport.height = 1080;
+    state.set_render(RenderState::NormalizeNormals(false));
+    state.set_transform(
+        TransformType::View,
+        look_at_lh(Vec3::new(0.0, 1.5, -3.5), Vec3::ZERO, Vec3::Y),
+    );
+    state.set_transform(
+        TransformType::Projection,
+        perspective_lh(std::f32::consts::FRAC_PI_3, 1920.0 / 1080.0, 0.1, 100.0),
+    );
+    let (nu, nv) = (256u32, 192u32);
+    let mut data = Vec::new();
+    for j in 0..=nv {
+        for i in 0..=nu {
+            let (u, v) = (i as f32 / nu as f32, j as f32 / nv as f32);
+            let (t, p) = (u * std::f32::consts::TAU, v * std::f32::consts::TAU);
+            let n = Vec3::new(p.cos() * t.cos(), p.sin(), p.cos() * t.sin());
+            let pos = Vec3::new(t.cos(), 0.0, t.sin()) + 0.4 * n;
+            for f in [pos.x, pos.y, pos.z, n.x, n.y, n.z, u, v] {
+                data.extend(f.to_le_bytes());
+            }
+        }
+    }
+    let els = [
+        VertexElement::new(0, 0, DeclType::Float3, DeclUsage::Position, 0),
+        VertexElement::new(0, 12, DeclType::Float3, DeclUsage::Normal, 0),
+        VertexElement::new(0, 24, DeclType::Float2, DeclUsage::TexCoord, 0),
+    ];
+    let (layout, plan) = FfpInputLayout::new(&els);
+    let opts = DrawOptions {
+        points: false,
+        tex_stages: 1,
+        max_lights: u32::MAX,
+    };
+    let key = FfpVertexKey::new(&state, &layout, opts);
+    let program = FfpVertexProgram::new(key.clone());
+    let consts = FfpVertexConsts::new(&state, &key);
+    let n = (nu + 1) * (nv + 1);
+    let mut streams: [Option<StreamInput>; 16] = Default::default();
+    streams[0] = Some(StreamInput {
+        data: Arc::new(data),
+        offset: 0,
+        stride: 32,
+        freq: 1,
+    });
+    let streams = FetchStreams::new(streams, true);
+    let vertices: Vec<u32> = (0..n).collect();
+    let job = VertexJob {
+        program: &program,
+        consts: &consts,
+        streams: &streams,
+        plan: &plan,
+        instance: 0,
+    };
+    let mut out = VertexBatches::default();
+    let backend = Backend::new(true);
+    let t0 = thread_cpu_seconds();
+    let frames = 200;
+    for _ in 0..frames {
+        process_vertices(backend, job, &vertices, &mut out);
+    }
+    if let (Some(a), Some(b)) = (t0, thread_cpu_seconds()) {
+        let mv = f64::from(frames * n) / (b - a) / 1e6;
+        eprintln!(
+            "S5 vertex stage ({}): {mv:.1} Mvertices per CPU-second (1 thread)",
+            backend.name()
+        );
+    }
+    let mut g = c.benchmark_group("S5_torus_vertex_stage");
+    g.throughput(Throughput::Elements(u64::from(n)));
+    g.bench_function(format!("{}_1thread", backend.name()), |b| {
+        b.iter(|| process_vertices(backend, job, &vertices, &mut out))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_s6, bench_s5);
 criterion_main!(benches);

@@ -41,14 +41,12 @@ pub mod format;
 mod geom;
 mod om;
 mod pipeline;
-/// The pixel stage interface: attribute planes, 8-lane stamps, the stage trait.
 pub mod pixel;
 mod raster;
 mod reference;
 pub mod resource;
 pub mod sampler;
 pub mod shader;
-/// 8-lane SIMD vectors with run-time backend dispatch (portable `wide`, AVX2).
 pub mod simd;
 pub mod state;
 pub mod texture_fetch;

@@ -163,5 +163,56 @@ fn shader_tools_round_trip() {
     let (code, out, _) = warp9(&["validate", bin.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(out.contains("valid at level 9_1"), "{out}");
+    // vs_3_0 is valid at 9_1 only under software vertex processing.
+    let vs = dir.join("vs.asm");
+    std::fs::write(
+        &vs,
+        "vs_3_0\ndcl_position v0\ndcl_position o0\nmov o0, v0\n",
+    )
+    .unwrap();
+    let (code, _, _) = warp9(&["asm", vs.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let vs_bin = dir.join("vs.bin");
+    let (code, _, err) = warp9(&["validate", "--level", "9_1", vs_bin.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(err.contains("VertexShaderVersion"), "{err}");
+    let (code, out, _) = warp9(&[
+        "validate",
+        "--level",
+        "9_1",
+        "--software-vp",
+        vs_bin.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("software vertex processing"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shader_tools_read_standard_input() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let run = |args: &[&str], input: &[u8]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_warp9"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let out = child.wait_with_output().unwrap();
+        (out.status.code().unwrap_or(-1), out.stdout)
+    };
+    let (code, bytes) = run(&["asm", "-"], b"ps_2_0\nmov oC0, c0\n");
+    assert_eq!(code, 0);
+    assert_eq!(bytes.len() % 4, 0);
+    assert_eq!(&bytes[0..4], &0xFFFF_0200u32.to_le_bytes());
+    let (code, text) = run(&["disasm", "-"], &bytes);
+    assert_eq!(code, 0);
+    assert_eq!(String::from_utf8(text).unwrap(), "ps_2_0\nmov oC0, c0\n");
+    let (code, _) = run(&["validate", "--level", "9_1", "-"], &bytes);
+    assert_eq!(code, 0);
+    let (code, _) = run(&["disasm", "-"], &[1, 2, 3]);
+    assert_ne!(code, 0);
 }

@@ -31,3 +31,16 @@ fn draw_inputs_never_panic_and_warp_equals_reference() {
         draw::run(&input);
     }
 }
+
+/// Inputs cargo-fuzz found, kept so they stay fixed.
+#[test]
+fn fuzz_found_inputs_stay_fixed() {
+    // A 1x1 target reached the fast merger's row loads outside the target.
+    let found: &[&[u8]] = &[&[
+        0, 0, 10, 165, 10, 37, 13, 10, 1, 29, 29, 29, 29, 29, 29, 29, 255, 255, 255, 255, 255, 255,
+        185, 60,
+    ]];
+    for input in found {
+        draw::run(input);
+    }
+}

@@ -1,3 +1,4 @@
+#![allow(clippy::legacy_numeric_constants)] // The f32::NAN-style names read as the spec writes them.
 //! Per-instruction tests with hand-computed results, special cases
 //! included (±0, ±Inf, NaN, denormals), run on the scalar interpreter and
 //! on every SIMD backend with bit equality between them (bytecode.md §6,

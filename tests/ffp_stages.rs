@@ -290,3 +290,17 @@ fn derivatives_reach_the_sampler() {
     // Inactive lanes (helpers) read zero samples.
     assert_eq!(&out[2][..3], &[0.0, 0.0, 0.0]);
 }
+
+#[test]
+fn coordinate_stages_for_the_vertex_key() {
+    let mut s = FfpState::default();
+    s.set_stage(1, Tss::ColorOp(Op::Modulate));
+    s.set_stage(1, Tss::ColorArg1(A::CURRENT));
+    s.set_stage(1, Tss::ColorArg2(A::DIFFUSE));
+    s.set_stage(1, Tss::AlphaOp(Op::Disable));
+    s.set_stage(2, Tss::ColorOp(Op::SelectArg1));
+    s.set_stage(2, Tss::ColorArg1(A::TEXTURE));
+    let key = FfpPixelKey::new(&s, [StageTexture::Flat; 8], [None; 8]);
+    // Stage 0 reads its texture (default MODULATE), stage 1 does not, stage 2 does.
+    assert_eq!(FfpPixelProgram::new(key).coordinate_stages(), 0b101);
+}

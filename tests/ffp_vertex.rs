@@ -483,3 +483,47 @@ fn pretransformed_vertices_pass_through() {
     );
     assert_eq!(out[0].point_size, 1.0);
 }
+
+#[test]
+fn instanced_world_offsets_through_the_vertex_stage() {
+    use std::sync::Arc;
+    use warp9::vertex::{
+        FetchStreams, STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA, StreamInput,
+        VertexElement,
+    };
+    // Stream 0: positions per vertex; stream 1: one colour per instance (the per-instance data).
+    let mut s = unlit();
+    s.set_render(RenderState::Lighting(false));
+    let els = [
+        VertexElement::new(0, 0, D::Float3, U::Position, 0),
+        VertexElement::new(1, 0, D::Float4, U::Color, 0),
+    ];
+    let mut st: [Option<StreamInput>; 16] = Default::default();
+    st[0] = Some(StreamInput {
+        data: Arc::new(f32s(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0])),
+        offset: 0,
+        stride: 12,
+        freq: STREAMSOURCE_INDEXEDDATA | 3,
+    });
+    st[1] = Some(StreamInput {
+        data: Arc::new(f32s(&[
+            0.1, 0.0, 0.0, 1.0, 0.2, 0.0, 0.0, 1.0, 0.3, 0.0, 0.0, 1.0,
+        ])),
+        offset: 0,
+        stride: 16,
+        freq: STREAMSOURCE_INSTANCEDATA | 1,
+    });
+    let streams = FetchStreams::new(st, true);
+    for instance in 0..3u32 {
+        let out = run_streams(
+            &s,
+            &els,
+            &streams,
+            &[0, 1],
+            instance,
+            DrawOptions::default(),
+        );
+        assert_eq!(out[1].position, [4.0, 5.0, 6.0, 1.0]);
+        assert_eq!(out[0].diffuse[0], [0.1, 0.2, 0.3][instance as usize]);
+    }
+}

@@ -313,5 +313,131 @@ fn large_scene_equal_for_thread_counts() {
     assert_eq!(one, go(3, SimdChoice::Avx2));
 }
 
+/// Random states that select the Warp merger's fast path (D24 depth without
+/// stencil, one A8R8G8B8/X8R8G8B8 target with every channel written, no fog,
+/// alpha test or blending): every depth function, z-write on/off, ZENABLE
+/// off, depth bias, viewport depth range, culling, shading, scissor.
+fn fast_states(r: &mut Rng) -> Vec<RenderState> {
+    use RenderState as R;
+    let mut s = vec![
+        R::CullMode(r.pick(&[Cull::None, Cull::Cw, Cull::Ccw])),
+        R::ZFunc(r.pick(&ALL_CMP)),
+        R::ZWriteEnable(r.below(4) != 0),
+        R::ZEnable(if r.below(8) == 0 {
+            warp9::state::ZBufferType::False
+        } else {
+            warp9::state::ZBufferType::True
+        }),
+        R::ShadeMode(r.pick(&[ShadeMode::Flat, ShadeMode::Gouraud])),
+        R::SpecularEnable(r.below(3) == 0),
+        R::ColorWriteEnable(0xF),
+        R::AlphaBlendEnable(false),
+        R::AlphaTestEnable(false),
+        R::StencilEnable(false),
+        R::FogEnable(false),
+        R::ScissorTestEnable(r.below(4) == 0),
+        R::DepthBias(if r.below(3) == 0 { r.f(-0.1, 0.1) } else { 0.0 }),
+        R::SlopeScaleDepthBias(if r.below(3) == 0 { r.f(-2.0, 2.0) } else { 0.0 }),
+    ];
+    s.push(R::FillMode(FillMode::Solid));
+    s
+}
+
+/// The merger's fast path gives the general path's bytes: Warp (whose
+/// general path equals Reference) against Reference, on odd-sized targets
+/// (stamps past the band's bytes take the general path on the same views),
+/// with 1 and 2 threads and both backends, D24S8 (stencil bits kept) and
+/// D24X8, A8R8G8B8 and X8R8G8B8.
+#[test]
+fn fast_path_states_equal_reference() {
+    let mut drawn = 0;
+    for seed in 1..=40u32 {
+        let format = if seed % 2 == 0 {
+            Format::X8R8G8B8
+        } else {
+            Format::A8R8G8B8
+        };
+        let depth = if seed % 3 == 0 {
+            Format::D24X8
+        } else {
+            Format::D24S8
+        };
+        let size = [(45, 41), (130, 67), (67, 129)][seed as usize % 3];
+        let go = |driver: DriverType, threads: usize, simd: SimdChoice, draws: usize| {
+            let o = Opts {
+                driver,
+                size,
+                format,
+                depth: Some(depth),
+                threads,
+                simd,
+                ..Opts::default()
+            };
+            let mut d = device(&o);
+            let mut r = Rng(seed * 7919);
+            // Random stencil bits under the depth (the fast path keeps them).
+            let flags = ClearFlags::TARGET | ClearFlags::ZBUFFER | ClearFlags::STENCIL;
+            let flags = if depth == Format::D24S8 {
+                flags
+            } else {
+                flags - ClearFlags::STENCIL
+            };
+            d.clear(&[], flags, r.next(), r.f(0.3, 1.0), r.below(256))
+                .unwrap();
+            d.set_scissor_rect(&warp9::state::Rect::new(3, 5, 40, 37))
+                .unwrap();
+            for _ in 0..draws {
+                for st in fast_states(&mut r) {
+                    d.set_render_state(st);
+                }
+                let kind = r.pick(&[
+                    PrimitiveType::TriangleList,
+                    PrimitiveType::TriangleStrip,
+                    PrimitiveType::TriangleFan,
+                ]);
+                let n = 1 + r.below(9) as usize;
+                let vs: Vec<V> = (0..n + 2)
+                    .map(|_| random_vertex(&mut r, size.0 as f32))
+                    .collect();
+                let vs = if kind == PrimitiveType::TriangleList {
+                    &vs[..3 * (vs.len() / 3)]
+                } else {
+                    &vs[..]
+                };
+                draw(&mut d, kind, vs);
+            }
+            let ds = d
+                .get_depth_stencil_surface()
+                .map(|s| s.read_bytes())
+                .unwrap_or_default();
+            (raw(&d), ds)
+        };
+        let want = go(DriverType::Reference, 1, SimdChoice::Auto, 10);
+        if want.0 != go(DriverType::Reference, 1, SimdChoice::Auto, 0).0 {
+            drawn += 1;
+        }
+        for (threads, simd) in [
+            (1, SimdChoice::Auto),
+            (2, SimdChoice::Auto),
+            (1, SimdChoice::Portable),
+        ] {
+            let got = go(DriverType::Warp, threads, simd, 10);
+            assert!(
+                got.0 == want.0,
+                "seed {seed}: colour differs ({threads}, {simd:?})"
+            );
+            assert!(
+                got.1 == want.1,
+                "seed {seed}: depth differs ({threads}, {simd:?})"
+            );
+        }
+    }
+    // Most seeds must change pixels, or the comparison proves little.
+    assert!(
+        drawn >= 20,
+        "only {drawn} of 40 fast-path scenes drew anything"
+    );
+}
+
 #[allow(dead_code)]
 fn unused(_: &Device) {}

@@ -59,3 +59,79 @@ fn update_texture_with_a_huge_dirty_box_does_not_panic() {
     d.update_texture(&(&src).into(), &(&dst).into())
         .expect("the dirty box is clipped to each level");
 }
+
+/// Found by `cargo fuzz run shader_decode`: a sampler declaration with an
+/// empty write mask validated, but its disassembly (`dcl_2d s0`) assembles
+/// back with `.xyzw`, breaking the round trip. Such declarations are invalid.
+#[test]
+fn sampler_declarations_need_a_full_write_mask() {
+    use warp9::shader::{ShaderLimits, decode, validate};
+    let program = |mask: u32| {
+        vec![
+            0xFFFF_0300,                // ps_3_0
+            0x0200_001F,                // dcl
+            0x9000_0000,                // _2d
+            0xA000_0800 | (mask << 16), // s0 with `mask`
+            0x0200_0001,                // mov
+            0x800F_0800,                // oC0
+            0xA0E4_0000,                // c0
+            0x0000_FFFF,
+        ]
+    };
+    let bad = decode(&program(0)).expect("decodes");
+    let e = validate(&bad, &ShaderLimits::sm3()).expect_err("empty sampler mask");
+    assert_eq!(e.rule, "declaration");
+    let good = decode(&program(0xF)).expect("decodes");
+    assert!(validate(&good, &ShaderLimits::sm3()).is_ok());
+    let text = good.disassemble();
+    assert_eq!(warp9::shader::assemble(&text).unwrap(), program(0xF));
+}
+
+/// Found by `cargo fuzz run shader_asm`: the assembler accepted relative
+/// addressing on a dcl destination (`dcl_texcoord1 c5[a0.y]`), emitting
+/// bytecode the decoder rejects. Whatever assembles must decode.
+#[test]
+fn the_assembler_refuses_relative_addressing_where_the_decoder_does() {
+    let bad = "vs_3_0\ndcl_texcoord1 c5[a0.y]\nmov o0, v0\n";
+    let e = warp9::shader::assemble(bad).expect_err("relative dcl destination");
+    assert!(e.message.contains("relative addressing"), "{e}");
+    assert!(warp9::shader::assemble("vs_1_1\nmov r0[a0.x], v0\n").is_err());
+    // Relative destinations of SM2+ instructions stay legal and round-trip.
+    let ok = warp9::shader::assemble(
+        "vs_3_0\ndcl_position v0\ndcl_position o0\nmova a0.x, v0.x\nmov o0, v0\n",
+    )
+    .unwrap();
+    assert_eq!(warp9::shader::decode(&ok).unwrap().encode().unwrap(), ok);
+}
+
+/// Found by `cargo fuzz run shader_decode`: `texkill` with an empty
+/// component mask validated, but disassembles as `texkill r0` (all
+/// components), so it could not round-trip. It is invalid now.
+#[test]
+fn texkill_needs_a_component_mask() {
+    use warp9::shader::{ShaderLimits, decode, validate};
+    let program = |mask: u32| {
+        // ps_2_0; dcl t0; texkill t0.<mask>; mov oC0, c0
+        vec![
+            0xFFFF_0200,
+            0x0200_001F,
+            0x8000_0000,
+            0xB00F_0000,
+            0x0100_0041,
+            0xB000_0000 | (mask << 16),
+            0x0200_0001,
+            0x800F_0800,
+            0xA0E4_0000,
+            0x0000_FFFF,
+        ]
+    };
+    let bad = decode(&program(0)).expect("decodes");
+    let e = validate(&bad, &ShaderLimits::level_9_1()).expect_err("empty texkill mask");
+    assert_eq!(e.rule, "write-mask");
+    let good = decode(&program(0xF)).expect("decodes");
+    validate(&good, &ShaderLimits::level_9_1()).expect("texkill t0 is valid");
+    assert_eq!(
+        warp9::shader::assemble(&good.disassemble()).unwrap(),
+        program(0xF)
+    );
+}

@@ -167,10 +167,18 @@ impl Device {
         } else {
             rects.iter().map(|r| r.intersect(&limit)).collect()
         };
+        // The Warp driver's workers share large fills (Reference: one thread).
+        let pool = if self.driver == crate::caps::DriverType::Reference {
+            None
+        } else {
+            self.pipeline.pool(self.threads)
+        };
         if flags.contains(ClearFlags::TARGET) {
             let rgba = Color(color).to_rgba();
             for rt in self.render_targets.iter().flatten() {
-                fill_surface(rt, &areas, |px| encode_color(rt.desc().format, rgba, px));
+                fill_surface(rt, &areas, pool.as_deref(), None, |px| {
+                    encode_color(rt.desc().format, rgba, px)
+                });
             }
         }
         if flags.intersects(ClearFlags::ZBUFFER | ClearFlags::STENCIL)
@@ -178,7 +186,24 @@ impl Device {
         {
             let format = ds.desc().format;
             let both = flags.contains(ClearFlags::ZBUFFER | ClearFlags::STENCIL);
-            fill_surface(ds, &areas, |px| {
+            // Depth or stencil alone on a 32-bit format with stencil:
+            // the other field's bits are kept, the rest set.
+            let smask = (1u32 << format.stencil_bits()) - 1;
+            let masked = match format {
+                _ if both || format.stencil_bits() == 0 => None,
+                Format::D24S8 | Format::D24X4S4 if flags.contains(ClearFlags::ZBUFFER) => {
+                    let mut px = [0u8; 4];
+                    encode_depth_stencil(format, z, 0, &mut px);
+                    Some((smask, u32::from_le_bytes(px)))
+                }
+                Format::D24S8 | Format::D24X4S4 | Format::D24FS8
+                    if flags.contains(ClearFlags::STENCIL) =>
+                {
+                    Some((!smask, stencil & smask))
+                }
+                _ => None,
+            };
+            fill_surface(ds, &areas, pool.as_deref(), masked, |px| {
                 if both {
                     encode_depth_stencil(format, z, stencil, px);
                 } else {
@@ -215,7 +240,9 @@ impl Device {
         let r = rect.unwrap_or(Rect::of_size(d.width, d.height));
         r.check_within(d.width, d.height, "ColorFill rectangle")?;
         let rgba = Color(color).to_rgba();
-        fill_surface(surface, &[r], |px| encode_color(d.format, rgba, px));
+        fill_surface(surface, &[r], None, None, |px| {
+            encode_color(d.format, rgba, px)
+        });
         Ok(())
     }
 
@@ -353,7 +380,25 @@ fn keep_depth_set_stencil(format: Format, px: &mut [u8], stencil: u32, _old_z: f
 }
 
 /// Runs `write` on every texel of `areas` (clipped to the surface).
-fn fill_surface(surface: &Surface, areas: &[Rect], mut write: impl FnMut(&mut [u8])) {
+///
+/// When `write` does not depend on a texel's old bytes (it gives the same
+/// result on a texel of zeros and on a texel of ones: a colour, or depth and
+/// stencil together), the texel is encoded once and the areas are filled in
+/// bulk: one row pattern, copied row by row, the rows split between the
+/// device's workers when `pool` is given. Otherwise (depth or stencil alone,
+/// which keep the other's bits) every texel is rewritten in place.
+///
+/// `masked` = `(keep, set)` declares that `write` turns a 4-byte texel `w`
+/// (little-endian) into `(w & keep) | set` (depth or stencil alone on a
+/// D24S8-style format); those are filled word by word, also in bulk.
+fn fill_surface(
+    surface: &Surface,
+    areas: &[Rect],
+    pool: Option<&rayon::ThreadPool>,
+    masked: Option<(u32, u32)>,
+    mut write: impl FnMut(&mut [u8]),
+) {
+    use rayon::prelude::*;
     let d = surface.desc();
     let Layout::Texel { bytes } = d.format.layout() else {
         return;
@@ -361,28 +406,145 @@ fn fill_surface(surface: &Surface, areas: &[Rect], mut write: impl FnMut(&mut [u
     let bytes = bytes as usize;
     let pitch = surface.pitch();
     let whole = Rect::of_size(d.width, d.height);
+    let (mut zeros, mut ones) = (vec![0u8; bytes], vec![0xFFu8; bytes]);
+    write(&mut zeros);
+    write(&mut ones);
+    let uniform = zeros == ones;
     surface.storage().modify(|data| {
-        // Encode one texel once, then copy it: the value is the same everywhere.
-        let mut texel = vec![0u8; bytes];
-        let mut first = true;
         for area in areas {
             let r = area.intersect(&whole);
             if r.is_empty() {
                 continue;
             }
-            for y in r.top as usize..r.bottom as usize {
-                let row = &mut data[y * pitch..];
-                for x in r.left as usize..r.right as usize {
-                    let px = &mut row[x * bytes..x * bytes + bytes];
-                    if first || d.format.is_depth() {
+            let (x0, x1) = (r.left as usize * bytes, r.right as usize * bytes);
+            let rows = data[r.top as usize * pitch..]
+                .chunks_mut(pitch)
+                .take((r.bottom - r.top) as usize);
+            if !uniform && let (Some((keep, set)), 4) = (masked, bytes) {
+                let fill = |row: &mut [u8]| {
+                    for px in row[x0..x1].chunks_exact_mut(4) {
+                        let w = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
+                        px.copy_from_slice(&((w & keep) | set).to_le_bytes());
+                    }
+                };
+                match pool {
+                    Some(pool) if (x1 - x0) * rows.len() >= 1 << 18 => {
+                        let rows: Vec<&mut [u8]> = rows.collect();
+                        pool.install(|| rows.into_par_iter().for_each(fill));
+                    }
+                    _ => rows.for_each(fill),
+                }
+                continue;
+            }
+            if !uniform {
+                for row in rows {
+                    for px in row[x0..x1].chunks_exact_mut(bytes) {
                         write(px);
-                        texel.copy_from_slice(px);
-                        first = false;
+                    }
+                }
+                continue;
+            }
+            let pattern: Vec<u8> = zeros.iter().copied().cycle().take(x1 - x0).collect();
+            let fill = |row: &mut [u8]| row[x0..x1].copy_from_slice(&pattern);
+            match pool {
+                // Large areas only: a parallel call costs more than a small fill.
+                Some(pool) if (x1 - x0) * rows.len() >= 1 << 18 => {
+                    let rows: Vec<&mut [u8]> = rows.collect();
+                    pool.install(|| rows.into_par_iter().for_each(fill));
+                }
+                _ => rows.for_each(fill),
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod fill_tests {
+    use super::*;
+    use crate::api::DeviceDesc;
+    use crate::caps::DriverType;
+    use crate::format::decode_depth_stencil;
+
+    /// Clear on random old contents equals the per-texel definition (depth
+    /// and stencil decoded and re-encoded), for every flag combination, with
+    /// and without rectangles, one and two threads (bulk, masked and
+    /// parallel fills).
+    #[test]
+    fn bulk_clear_equals_per_texel() {
+        let mut seed = 0x1234_5678u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        for threads in [1, 2] {
+            let drivers = [DriverType::Warp];
+            let mut d = Device::create(&DeviceDesc {
+                drivers: &drivers,
+                back_buffer: (700, 600, Format::X8R8G8B8),
+                depth_stencil: Some(Format::D24S8),
+                threads: Some(threads),
+                ..DeviceDesc::default()
+            })
+            .unwrap();
+            let ds = d.get_depth_stencil_surface().unwrap();
+            let rt = d.back_buffer();
+            let pitch = ds.pitch();
+            for flags in 1..8u32 {
+                let flags = ClearFlags::from_bits(flags).unwrap();
+                for rects in [
+                    vec![],
+                    vec![Rect::new(3, 5, 650, 590), Rect::new(0, 0, 9, 7)],
+                ] {
+                    let old: Vec<u8> = (0..pitch * 600).map(|_| next() as u8).collect();
+                    ds.storage().modify(|b| b.copy_from_slice(&old));
+                    let old_rt: Vec<u8> = (0..rt.pitch() * 600).map(|_| next() as u8).collect();
+                    rt.storage().modify(|b| b.copy_from_slice(&old_rt));
+                    let (color, z, stencil) = (next(), (next() >> 8) as f32 / 16_777_216.0, next());
+                    d.clear(&rects, flags, color, z, stencil).unwrap();
+                    let areas = if rects.is_empty() {
+                        vec![Rect::new(0, 0, 700, 600)]
                     } else {
-                        px.copy_from_slice(&texel);
+                        rects.clone()
+                    };
+                    let inside = |x: i32, y: i32| {
+                        areas
+                            .iter()
+                            .any(|r| x >= r.left && x < r.right && y >= r.top && y < r.bottom)
+                    };
+                    let got = ds.storage().snapshot();
+                    let got_rt = rt.storage().snapshot();
+                    let mut want = [0u8; 4];
+                    encode_color(Format::X8R8G8B8, Color(color).to_rgba(), &mut want);
+                    for y in 0..600 {
+                        for x in 0..700 {
+                            let at = y as usize * pitch + x as usize * 4;
+                            let px = &old[at..at + 4];
+                            let mut e = [px[0], px[1], px[2], px[3]];
+                            if inside(x, y) {
+                                let (_, old_s) = decode_depth_stencil(Format::D24S8, px);
+                                let zf = flags.contains(ClearFlags::ZBUFFER);
+                                let sf = flags.contains(ClearFlags::STENCIL);
+                                if zf {
+                                    let s = if sf { stencil } else { old_s };
+                                    encode_depth_stencil(Format::D24S8, z, s, &mut e);
+                                } else if sf {
+                                    keep_depth_set_stencil(Format::D24S8, &mut e, stencil, 0.0);
+                                }
+                            }
+                            assert_eq!(&got[at..at + 4], &e, "{flags:?} ({x}, {y})");
+                            let at = y as usize * rt.pitch() + x as usize * 4;
+                            let e = if inside(x, y) && flags.contains(ClearFlags::TARGET) {
+                                want
+                            } else {
+                                [old_rt[at], old_rt[at + 1], old_rt[at + 2], old_rt[at + 3]]
+                            };
+                            assert_eq!(&got_rt[at..at + 4], &e, "{flags:?} RT ({x}, {y})");
+                        }
                     }
                 }
             }
         }
-    });
+    }
 }

@@ -74,24 +74,27 @@ enum Command {
     },
     /// Disassemble shader bytecode (a binary file of little-endian DWORDs) in fxc's listing syntax.
     Disasm {
-        /// The bytecode file.
+        /// The bytecode file (`-`: standard input).
         file: PathBuf,
     },
     /// Assemble fxc-syntax shader text into bytecode.
     Asm {
-        /// The assembly text file.
+        /// The assembly text file (`-`: standard input).
         file: PathBuf,
-        /// Where to write the bytecode (default: FILE with extension .bin).
+        /// Where to write the bytecode (default: FILE with extension .bin; `-`: standard output).
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
     /// Validate shader bytecode against a level's caps and print what it uses.
     Validate {
-        /// The bytecode file.
+        /// The bytecode file (`-`: standard input).
         file: PathBuf,
         /// Feature level to validate against (default: the lowest that accepts it).
         #[arg(long)]
         level: Option<String>,
+        /// Validate vertex shaders against the software vertex-processing caps (vs_3_0, 8192 constants).
+        #[arg(long)]
+        software_vp: bool,
     },
 }
 
@@ -107,8 +110,19 @@ fn caps_for(s: &str) -> Result<Caps, String> {
     })
 }
 
+/// The bytes of `file`, or of standard input for `-`.
+fn read_input(file: &PathBuf) -> Result<Vec<u8>, String> {
+    if file.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(bytes);
+    }
+    std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))
+}
+
 fn read_tokens(file: &PathBuf) -> Result<Vec<u32>, String> {
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let bytes = read_input(file)?;
     if bytes.len() % 4 != 0 {
         return Err(format!(
             "{}: {} bytes is not a whole number of DWORDs",
@@ -212,22 +226,44 @@ fn run(cli: Cli) -> Result<(), String> {
             let tokens = read_tokens(&file)?;
             let program =
                 warp9::shader::decode(&tokens).map_err(|e| format!("{}: {e}", file.display()))?;
-            out_raw!("{}", program.disassemble());
+            let text = program.disassemble();
+            out_raw!("{text}");
+            if !text.ends_with('\n') {
+                out!();
+            }
             Ok(())
         }
         Command::Asm { file, output } => {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let text = String::from_utf8(read_input(&file)?)
+                .map_err(|_| format!("{}: not UTF-8 text", file.display()))?;
             let tokens =
                 warp9::shader::assemble(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-            let out = output.unwrap_or_else(|| file.with_extension("bin"));
             let bytes: Vec<u8> = tokens.iter().flat_map(|t| t.to_le_bytes()).collect();
+            let stdin_input = file.as_os_str() == "-";
+            let out = output.unwrap_or_else(|| {
+                if stdin_input {
+                    PathBuf::from("-")
+                } else {
+                    file.with_extension("bin")
+                }
+            });
+            if out.as_os_str() == "-" {
+                use std::io::Write as _;
+                return std::io::stdout()
+                    .lock()
+                    .write_all(&bytes)
+                    .map_err(|e| format!("cannot write standard output: {e}"));
+            }
             std::fs::write(&out, bytes)
                 .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             out!("{}: {} DWORDs", out.display(), tokens.len());
             Ok(())
         }
-        Command::Validate { file, level } => {
+        Command::Validate {
+            file,
+            level,
+            software_vp,
+        } => {
             let tokens = read_tokens(&file)?;
             let program =
                 warp9::shader::decode(&tokens).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -240,9 +276,21 @@ fn run(cli: Cli) -> Result<(), String> {
                 let Some(caps) = Caps::for_level(l) else {
                     return Err(format!("no driver supports level {l}"));
                 };
-                match warp9::shader::validate(&program, &caps.shader_limits(l, false)) {
+                let caps = if software_vp {
+                    caps.with_software_vertex_processing()
+                } else {
+                    caps
+                };
+                match warp9::shader::validate(&program, &caps.shader_limits(l, software_vp)) {
                     Ok(info) => {
-                        out!("valid at level {l}");
+                        out!(
+                            "valid at level {l}{}",
+                            if software_vp {
+                                " (software vertex processing)"
+                            } else {
+                                ""
+                            }
+                        );
                         out!("{info:#?}");
                         return Ok(());
                     }

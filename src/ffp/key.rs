@@ -15,8 +15,8 @@
 use super::fog::{VertexFog, vertex_fog};
 use super::state::*;
 use crate::state::{
-    FogMode, LightType, MaterialColorSource, RenderStateType as R, StateValue, TexCoordIndex,
-    TexGen, TextureStageStateType as T, TextureTransformFlags, VertexBlendFlags,
+    LightType, MaterialColorSource, RenderStateType as R, StateValue, TexCoordIndex, TexGen,
+    TextureStageStateType as T, TextureTransformFlags, VertexBlendFlags,
 };
 
 /// Where one material colour comes from (after COLORVERTEX and presence, §5.2).
@@ -315,9 +315,4 @@ impl FfpVertexKey {
             clip_planes,
         }
     }
-}
-
-/// Fog table mode helper shared with the pixel side: the raw mode decoded (invalid → NONE).
-pub fn fog_mode(raw: u32) -> FogMode {
-    FogMode::from_raw(raw).unwrap_or(FogMode::None)
 }

@@ -205,8 +205,6 @@ pub fn lights<R: Real>(
     v: &Surface<R>,
     acc: &mut LightSums<R>,
 ) {
-    let one = v.power.k(1.0);
-    let zero = v.power.k(0.0);
     for (kg, cg) in kinds.chunks(LOCKSTEP).zip(consts.chunks(LOCKSTEP)) {
         let mut terms: [Option<SpecularTerm<R>>; LOCKSTEP] = [None; LOCKSTEP];
         for ((t, &k), l) in terms.iter_mut().zip(kg).zip(cg) {
@@ -215,22 +213,38 @@ pub fn lights<R: Real>(
         if terms.iter().all(Option::is_none) {
             continue;
         }
-        let mut xs = [one; LOCKSTEP];
-        for (xi, t) in xs.iter_mut().zip(&terms) {
-            if let Some(t) = t {
-                *xi = t.ndh;
-            }
+        // The narrowest lockstep that holds the group (no work on padding).
+        match kg.len() {
+            0..=2 => specular_group::<R, 2>(&terms[..2], v.power, acc),
+            3..=4 => specular_group::<R, 4>(&terms[..4], v.power, acc),
+            _ => specular_group::<R, LOCKSTEP>(&terms, v.power, acc),
         }
-        // N·H > 0 wherever the term is used (`on`); other lanes are masked.
-        let p = pow_pos(Multi(xs), Multi([v.power; LOCKSTEP])).0;
-        for (t, &pi) in terms.iter().zip(&p) {
-            if let Some(t) = t {
-                let mut f = pi;
-                if let Some(a) = t.atten {
-                    f = f * a;
-                }
-                add_scaled(&mut acc.specular, t.color, R::sel(t.on, f, zero));
+    }
+}
+
+/// The specular powers of up to `N` pending terms in lockstep, added in order.
+#[inline(always)]
+fn specular_group<R: Real, const N: usize>(
+    terms: &[Option<SpecularTerm<R>>],
+    power: R,
+    acc: &mut LightSums<R>,
+) {
+    let zero = power.k(0.0);
+    let mut xs = [power.k(1.0); N];
+    for (xi, t) in xs.iter_mut().zip(terms).take(N) {
+        if let Some(t) = t {
+            *xi = t.ndh;
+        }
+    }
+    // N·H > 0 wherever the term is used (`on`); other lanes are masked.
+    let p = pow_pos(Multi(xs), Multi([power; N])).0;
+    for (t, &pi) in terms.iter().zip(&p) {
+        if let Some(t) = t {
+            let mut f = pi;
+            if let Some(a) = t.atten {
+                f = f * a;
             }
+            add_scaled(&mut acc.specular, t.color, R::sel(t.on, f, zero));
         }
     }
 }

@@ -14,6 +14,12 @@
 //!   [`super::fog::FogPath::Interpolated`] applies (1 when no vertex factor);
 //! - `point_size`: pixels, clamped; D3DRS_POINTSIZE clamped when not drawing points;
 //! - `clip_distance[i]`: user plane i, kept where >= 0 (0 for planes not enabled).
+//!
+//! [`VertexOutput`] is what the register-level entry point
+//! (`FfpVertexProgram::run8`) returns; [`VertexBatches`] is the compact form
+//! `process_vertices` stores for a draw, holding only the rows of its
+//! [`OutputLayout`] (a point list without textures stores 13 rows per 8
+//! vertices instead of 44).
 
 /// The outputs of one vertex (`T = f32`) or of 8 vertices in SoA (`T = S::F`).
 #[derive(Clone, Copy, Debug, PartialEq)]

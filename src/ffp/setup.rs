@@ -12,7 +12,7 @@
 //! constants, so both see identical bits; the per-vertex formulas that use
 //! them live in the formula modules.
 
-use glam::{Mat3, Mat4, Vec4};
+use glam::{Mat3, Vec4};
 
 use super::key::{BlendKey, FfpVertexKey};
 use super::math::{normalize3, rows, upper3, xform3};
@@ -187,9 +187,4 @@ impl FfpVertexConsts {
             tween: state.rs_f32(R::TweenFactor),
         }
     }
-}
-
-/// Identity in D3D row order (used by tests and defaults).
-pub fn identity_rows() -> [[f32; 4]; 4] {
-    rows(&Mat4::IDENTITY)
 }

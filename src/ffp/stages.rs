@@ -448,6 +448,16 @@ impl FfpPixelProgram {
         &self.key
     }
 
+    /// Stages whose texture coordinates the cascade reads (bit s: stage s):
+    /// the vertex stage's `DrawOptions::tex_stages` for a fixed-function draw.
+    pub fn coordinate_stages(&self) -> u8 {
+        self.sample
+            .iter()
+            .enumerate()
+            .filter(|(_, on)| **on)
+            .fold(0, |m, (s, _)| m | (1 << s))
+    }
+
     /// Shades 8 pixels (two 2x2 quads); `active` lanes are the covered ones
     /// (the others are helpers for derivatives). Returns RGBA after the specular add.
     #[inline(always)]

@@ -95,7 +95,9 @@ impl FfpState {
     /// Sets a render state (typed).
     pub fn set_render(&mut self, rs: RenderState) {
         let (k, v) = rs.to_raw();
-        self.render[k.raw() as usize] = v;
+        if let Some(slot) = self.render.get_mut(k.raw() as usize) {
+            *slot = v;
+        }
     }
 
     /// Sets a texture-stage state (typed) of `stage` (0..7).
@@ -106,8 +108,8 @@ impl FfpState {
 
     /// Sets a transform.
     pub fn set_transform(&mut self, t: TransformType, m: Mat4) {
-        if let Some(slot) = t.slot() {
-            self.transforms[slot] = m;
+        if let Some(slot) = t.slot().and_then(|i| self.transforms.get_mut(i)) {
+            *slot = m;
         }
     }
 

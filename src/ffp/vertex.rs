@@ -359,7 +359,7 @@ fn accumulate<R: Real>(pe: &mut [R; 4], ne: &mut [R; 3], i: usize, w: R, tp: [R;
 }
 
 /// Per-lane matrices of indexed blending (up to 4 per lane).
-pub struct IndexedMatrices<R> {
+struct IndexedMatrices<R> {
     m4: [[[R; 4]; 4]; 4],
     m3: [[[R; 3]; 3]; 4],
 }

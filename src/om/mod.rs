@@ -262,7 +262,7 @@ pub(crate) fn merge<S: Simd>(
         let zb = (inp.z + s.splat(inp.bias))
             .max(s.splat(st.min_z))
             .min(s.splat(st.max_z));
-        let zq = s.unorm_f64(zb.max(zero).min(one), zbits);
+        let zq = crate::simd::unorm(s, zb.max(zero).min(one), zbits);
         let zpass = if d.test {
             cmp_i(s, d.func, zq, stored_z)
         } else {
@@ -466,4 +466,203 @@ fn color_bgra8<S: Simd>(
         }
     }
     store_words(s, word, passed, dst, x, y);
+}
+
+/// The state of the merger's fast path: a D24S8/D24X8 depth buffer without
+/// stencil, one A8R8G8B8/X8R8G8B8 target (no sRGB, all channels written),
+/// no fog, alpha test or blending. [`merge_fast`] computes exactly what
+/// [`merge`] computes for such a state, with every state choice made once.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FastOm {
+    /// The depth function (`Always` when ZENABLE is off).
+    func: CmpFunc,
+    write: bool,
+    /// The stencil bits a depth write keeps (0xFF with D24S8, 0 with D24X8).
+    smask: i32,
+    /// X8R8G8B8 (alpha byte written as 0xFF).
+    x8: bool,
+    z_clip: bool,
+    min_z: f32,
+    max_z: f32,
+}
+
+impl FastOm {
+    /// The fast path's state when `st` selects it.
+    pub(crate) fn new(st: &DrawState) -> Option<FastOm> {
+        if st.fog.is_some() || st.alpha_test.is_some() || st.blend.is_some() {
+            return None;
+        }
+        let d = st.depth.as_ref()?;
+        if d.stencil.is_some() || !matches!(d.format, Format::D24S8 | Format::D24X8) {
+            return None;
+        }
+        let ts = st.targets.first()?.as_ref()?;
+        if ts.srgb
+            || ts.write_mask != 0xF
+            || !matches!(ts.format, Format::A8R8G8B8 | Format::X8R8G8B8)
+            || st.targets[1..].iter().any(Option::is_some)
+        {
+            return None;
+        }
+        Some(FastOm {
+            func: if d.test { d.func } else { CmpFunc::Always },
+            write: d.write,
+            smask: if d.format.stencil_bits() == 0 {
+                0
+            } else {
+                0xFF
+            },
+            x8: ts.format == Format::X8R8G8B8,
+            z_clip: st.z_clip_per_pixel,
+            min_z: st.min_z,
+            max_z: st.max_z,
+        })
+    }
+}
+
+/// A band's depth buffer and RT0 as 32-bit words, for [`merge_fast`].
+pub(crate) struct FastTargets<'a> {
+    depth: &'a mut [u32],
+    color: &'a mut [u32],
+    /// Words per row.
+    dpw: usize,
+    cpw: usize,
+}
+
+impl<'a> FastTargets<'a> {
+    /// Word views of `depth` and `color` (None unless both are 4 bytes per
+    /// texel, word-aligned, with whole-word pitches).
+    pub(crate) fn new(
+        depth: Option<&'a mut TargetBytes<'_>>,
+        color: Option<&'a mut TargetBytes<'_>>,
+    ) -> Option<FastTargets<'a>> {
+        let (d, c) = (depth?, color?);
+        if d.bpp != 4 || c.bpp != 4 || !d.pitch.is_multiple_of(4) || !c.pitch.is_multiple_of(4) {
+            return None;
+        }
+        let (dpw, cpw) = (d.pitch / 4, c.pitch / 4);
+        Some(FastTargets {
+            depth: bytemuck::try_cast_slice_mut(d.bytes).ok()?,
+            color: bytemuck::try_cast_slice_mut(c.bytes).ok()?,
+            dpw,
+            cpw,
+        })
+    }
+
+    /// Whether stamp (x, y) (band-relative y) lies inside both views.
+    #[inline(always)]
+    pub(crate) fn holds(&self, x: i32, y: i32) -> bool {
+        // The row loads take four consecutive words of each of two rows, so
+        // the stamp must fit inside one pitch as well as inside the slices:
+        // a target narrower than a stamp would otherwise read the next row.
+        let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y)) else {
+            return false;
+        };
+        x + 4 <= self.dpw
+            && x + 4 <= self.cpw
+            && (y + 1) * self.dpw + x + 4 <= self.depth.len()
+            && (y + 1) * self.cpw + x + 4 <= self.color.len()
+    }
+}
+
+/// Loads rows `i0..i0 + 4` and `i0 + pw..i0 + pw + 4` of `words`.
+#[inline(always)]
+fn rows_load<S: Simd>(s: S, words: &[u32], i0: usize, pw: usize) -> S::I {
+    s.load_u32_rows(&words[i0..i0 + 4], &words[i0 + pw..i0 + pw + 4])
+}
+
+/// Stores `v` to rows `i0..i0 + 4` and `i0 + pw..i0 + pw + 4` of `words`.
+#[inline(always)]
+fn rows_store<S: Simd>(v: S::I, words: &mut [u32], i0: usize, pw: usize) {
+    let (lo, hi) = words.split_at_mut(i0 + pw);
+    v.store_u32_rows(&mut lo[i0..i0 + 4], &mut hi[..4]);
+}
+
+/// [`merge`] for a [`FastOm`] state, on a stamp inside `t`
+/// ([`FastTargets::holds`]); the same bytes and the same count.
+#[inline(always)]
+pub(crate) fn merge_fast<S: Simd>(
+    s: S,
+    f: &FastOm,
+    out: &PixelOut<S>,
+    inp: &StampIn<S>,
+    t: &mut FastTargets<'_>,
+) -> u32 {
+    let zero = s.splat(0.0);
+    let one = s.splat(1.0);
+    let mut live = inp.live & !out.kill.bits();
+    if f.z_clip {
+        live &= (inp.z.ge(zero) & inp.z.le(one)).bits();
+    }
+    if live == 0 {
+        return 0;
+    }
+    let (x, y) = (inp.x as usize, inp.y as usize);
+    let di = y * t.dpw + x;
+    let word = rows_load(s, t.depth, di, t.dpw);
+    let zb = (inp.z + s.splat(inp.bias))
+        .max(s.splat(f.min_z))
+        .min(s.splat(f.max_z));
+    let zq = crate::simd::unorm(s, zb.max(zero).min(one), 24);
+    let pass = cmp_i(s, f.func, zq, word.shr(8)) & s.mask_from_bits(live);
+    let passed = pass.bits();
+    if passed == 0 {
+        return 0;
+    }
+    if f.write {
+        let written = zq.shl(8) | (word & s.splat_i(f.smask));
+        rows_store::<S>(pass.select_i(written, word), t.depth, di, t.dpw);
+    }
+    if out.written & 1 != 0 {
+        let c = &out.color[0];
+        let a = if f.x8 {
+            s.splat_i(0xFF)
+        } else {
+            unorm8(s, c[3])
+        };
+        let mut word =
+            unorm8(s, c[2]) | unorm8(s, c[1]).shl(8) | unorm8(s, c[0]).shl(16) | a.shl(24);
+        let ci = y * t.cpw + x;
+        if passed != 0xFF {
+            word = pass.select_i(word, rows_load(s, t.color, ci, t.cpw));
+        }
+        rows_store::<S>(word, t.color, ci, t.cpw);
+    }
+    passed.count_ones()
+}
+
+/// A colour channel clamped to [0, 1] as an 8-bit UNORM (as [`color_bgra8`]).
+#[inline(always)]
+fn unorm8<S: Simd>(s: S, v: S::F) -> S::I {
+    (v.max(s.splat(0.0)).min(s.splat(1.0)) * s.splat(255.0) + s.splat(0.5)).to_i32()
+}
+
+impl FastTargets<'_> {
+    /// [`merge`] itself on these views (for stamps that [`FastTargets::holds`]
+    /// rejects: rows or columns past the end of the bytes).
+    #[inline(always)]
+    pub(crate) fn merge_general<S: Simd>(
+        &mut self,
+        s: S,
+        st: &DrawState,
+        out: &PixelOut<S>,
+        inp: &StampIn<S>,
+    ) -> u32 {
+        let mut depth = TargetBytes {
+            bytes: bytemuck::cast_slice_mut(&mut *self.depth),
+            pitch: self.dpw * 4,
+            bpp: 4,
+        };
+        let mut colors = [
+            Some(TargetBytes {
+                bytes: bytemuck::cast_slice_mut(&mut *self.color),
+                pitch: self.cpw * 4,
+                bpp: 4,
+            }),
+            None,
+            None,
+            None,
+        ];
+        merge(s, st, out, inp, Some(&mut depth), &mut colors)
+    }
 }

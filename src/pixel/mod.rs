@@ -233,12 +233,14 @@ impl PixelStage for ColorStage {
         let zero = s.splat(0.0);
         let one = s.splat(1.0);
         let c = &mut out.color[0];
+        // One bounds check for the inputs (the loops then unroll without any).
+        let inp = &stamp.inputs[..if self.specular { 7 } else { 4 }];
         for k in 0..4 {
-            c[k] = stamp.attr(k).max(zero).min(one);
+            c[k] = inp[k].max(zero).min(one);
         }
         if self.specular {
             for k in 0..3 {
-                c[k] = (c[k] + stamp.attr(4 + k).max(zero).min(one)).min(one);
+                c[k] = (c[k] + inp[4 + k].max(zero).min(one)).min(one);
             }
         }
         out.written = 1;

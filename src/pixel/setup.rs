@@ -23,7 +23,22 @@ use crate::state::Rect;
 /// 16.8 fixed point, round to nearest (`v` inside the guard band).
 #[inline(always)]
 pub(crate) fn snap(v: f32) -> i32 {
-    (v * 256.0).round() as i32
+    // `(v * 256.0).round() as i32` (half away from zero) without the libm
+    // call: below 2^23 the truncation and its remainder are exact; at or
+    // above it (and for NaN) `t` is already integral or saturates alike.
+    let t = v * 256.0;
+    if t.is_nan() || t.abs() >= 8_388_608.0 {
+        return t as i32;
+    }
+    let i = t as i32;
+    let f = t - i as f32;
+    if f >= 0.5 {
+        i + 1
+    } else if f <= -0.5 {
+        i - 1
+    } else {
+        i
+    }
 }
 
 /// `ceil(n / d)` for `d > 0`.
@@ -340,4 +355,64 @@ pub(crate) fn setup_point(
         front: true,
         cover: Cover::Rect,
     })
+}
+
+#[cfg(test)]
+mod snap_tests {
+    use super::snap;
+
+    fn libm(v: f32) -> i32 {
+        (v * 256.0).round() as i32
+    }
+
+    /// The inline rounding equals `f32::round` around every half-way point
+    /// of the guard band and beyond, and on special values.
+    #[test]
+    fn snap_equals_round() {
+        let mut vs = vec![
+            0.0,
+            -0.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MAX,
+            f32::MIN,
+            1e-45,
+            -1e-45,
+            32768.0,
+            -32768.0,
+            8.4e6,
+            -8.4e6,
+            3e9,
+            -3e9,
+        ];
+        // Half-way points n + 0.5 (in 1/256 pixels) and their neighbours.
+        let mut n = -9000 * 256;
+        while n <= 9000 * 256 {
+            let h = (n as f32 + 0.5) / 256.0;
+            for d in -2i32..=2 {
+                vs.push(f32::from_bits((h.to_bits() as i32 + d) as u32));
+            }
+            n += 37;
+        }
+        // Every f32 bit pattern on a coarse stride.
+        let mut b = 0u64;
+        while b < 1 << 32 {
+            vs.push(f32::from_bits(b as u32));
+            b += 65_521;
+        }
+        for v in vs {
+            assert_eq!(snap(v), libm(v), "v={v:e} ({:#x})", v.to_bits());
+        }
+    }
+
+    /// Every f32: `cargo test --release --lib snap_exhaustive -- --ignored`.
+    #[test]
+    #[ignore = "exhaustive, slow without --release"]
+    fn snap_exhaustive() {
+        for b in 0..=u32::MAX {
+            let v = f32::from_bits(b);
+            assert_eq!(snap(v), libm(v), "v={v:e} ({b:#x})");
+        }
+    }
 }

@@ -87,6 +87,11 @@ pub(crate) fn draw<P: PixelStage>(
         bins,
         tiles_x,
         tiles_y,
+        fast: crate::om::FastOm::new(st),
+        w_fog: matches!(
+            st.fog.map(|f| f.source),
+            Some(crate::pipeline::state::FogSource::Table { w_based: true, .. })
+        ),
     };
     let run = |band: FrameTargets<'_>| -> u64 {
         if band.y0 >= st.clip.bottom || band.y0 + band.rows <= st.clip.top {

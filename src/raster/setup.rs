@@ -28,18 +28,21 @@ struct Batch<'a> {
     area: [f32; 8],
     /// `vals[p][j][lane]`: plane p, vertex j.
     vals: &'a [[[f32; 8]; 3]],
+    /// Receives one `[Plane; 8]` per plane (cleared first).
+    out: &'a mut Vec<[Plane; 8]>,
 }
 
 impl Kernel for Batch<'_> {
-    type Output = Vec<[Plane; 8]>;
+    type Output = ();
     #[inline(always)]
-    fn run<S: Simd>(self, s: S) -> Vec<[Plane; 8]> {
+    fn run<S: Simd>(self, s: S) {
         let dx1 = s.f32s(self.d[0]);
         let dy1 = s.f32s(self.d[1]);
         let dx2 = s.f32s(self.d[2]);
         let dy2 = s.f32s(self.d[3]);
         let inv = s.splat(1.0) / s.f32s(self.area);
-        let mut out = Vec::with_capacity(self.vals.len());
+        let out = self.out;
+        out.clear();
         for v in self.vals {
             let (v0, v1, v2) = (s.f32s(v[0]), s.f32s(v[1]), s.f32s(v[2]));
             let (da1, da2) = (v1 - v0, v2 - v0);
@@ -55,7 +58,6 @@ impl Kernel for Batch<'_> {
             }
             out.push(p);
         }
-        out
     }
 }
 
@@ -71,6 +73,7 @@ pub(crate) fn build(
 ) {
     let flat = if st.flat { inputs.flat } else { 0 };
     let mut pending: Vec<Pending> = Vec::with_capacity(8);
+    let mut bufs = FlushBufs::default();
     for prim in prims {
         match *prim {
             Prim::Point(v) => {
@@ -100,20 +103,42 @@ pub(crate) fn build(
                 if let Some(p) = cull_and_edges(st, buf, v, provoking) {
                     pending.push(p);
                     if pending.len() == 8 {
-                        flush(st, buf, inputs, flat, backend, &mut pending, out, planes);
+                        flush(
+                            st,
+                            buf,
+                            inputs,
+                            flat,
+                            backend,
+                            &mut pending,
+                            &mut bufs,
+                            out,
+                            planes,
+                        );
                     }
                 }
             }
         }
     }
-    flush(st, buf, inputs, flat, backend, &mut pending, out, planes);
+    flush(
+        st,
+        buf,
+        inputs,
+        flat,
+        backend,
+        &mut pending,
+        &mut bufs,
+        out,
+        planes,
+    );
 }
 
 fn cull_and_edges(st: &DrawState, buf: &VertexBuf, v: [u32; 3], provoking: u32) -> Option<Pending> {
     let orig = v;
     let mut v = v;
-    let mut x = v.map(|i| snap(buf.get(i)[0]));
-    let mut y = v.map(|i| snap(buf.get(i)[1]));
+    // Written out: `array::map` is a closure call that does not inline here.
+    let (p0, p1, p2) = (buf.get(v[0]), buf.get(v[1]), buf.get(v[2]));
+    let mut x = [snap(p0[0]), snap(p1[0]), snap(p2[0])];
+    let mut y = [snap(p0[1]), snap(p1[1]), snap(p2[1])];
     let area = (i64::from(x[1]) - i64::from(x[0])) * (i64::from(y[2]) - i64::from(y[0]))
         - (i64::from(x[2]) - i64::from(x[0])) * (i64::from(y[1]) - i64::from(y[0]));
     let front = area > 0;
@@ -153,6 +178,13 @@ fn cull_and_edges(st: &DrawState, buf: &VertexBuf, v: [u32; 3], provoking: u32) 
     })
 }
 
+/// Buffers [`flush`] reuses from batch to batch.
+#[derive(Default)]
+struct FlushBufs {
+    vals: Vec<[[f32; 8]; 3]>,
+    res: Vec<[Plane; 8]>,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn flush(
     st: &DrawState,
@@ -161,6 +193,7 @@ fn flush(
     flat: u64,
     backend: crate::simd::Backend,
     pending: &mut Vec<Pending>,
+    bufs: &mut FlushBufs,
     out: &mut Vec<PrimSetup>,
     planes: &mut Vec<Plane>,
 ) {
@@ -171,7 +204,9 @@ fn flush(
     let mut d = [[0f32; 8]; 4];
     let mut area = [1f32; 8];
     // Planes: z, q, then the inputs.
-    let mut vals = vec![[[0f32; 8]; 3]; 2 + n_in];
+    let vals = &mut bufs.vals;
+    vals.clear();
+    vals.resize(2 + n_in, [[0f32; 8]; 3]);
     let mut persp_on = [false; 8];
     for (l, p) in pending.iter().enumerate() {
         let (x, y) = (p.x, p.y);
@@ -182,7 +217,7 @@ fn flush(
         let a = (i64::from(x[1]) - i64::from(x[0])) * (i64::from(y[2]) - i64::from(y[0]))
             - (i64::from(x[2]) - i64::from(x[0])) * (i64::from(y[1]) - i64::from(y[0]));
         area[l] = a as f32 * (1.0 / 65536.0);
-        let vs = p.v.map(|i| buf.get(i));
+        let vs = [buf.get(p.v[0]), buf.get(p.v[1]), buf.get(p.v[2])];
         persp_on[l] = !(vs[0][3] == vs[1][3] && vs[1][3] == vs[2][3]);
         for j in 0..3 {
             vals[0][j][l] = vs[j][2];
@@ -193,14 +228,16 @@ fn flush(
             }
         }
     }
-    let res = crate::simd::dispatch(
+    crate::simd::dispatch(
         backend,
         Batch {
             d,
             area,
-            vals: &vals,
+            vals,
+            out: &mut bufs.res,
         },
     );
+    let res = &bufs.res;
     for (l, p) in pending.drain(..).enumerate() {
         let z = res[0][l];
         let attr_off = planes.len() as u32;

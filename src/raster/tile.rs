@@ -8,9 +8,9 @@
 //! 68 * (|a| + |b|) < 2^30 of zero (|a|, |b| < 2^23 inside the guard band).
 
 use super::TILE;
-use crate::om::{StampIn, merge};
+use crate::om::{FastOm, FastTargets, StampIn, merge, merge_fast};
 use crate::pipeline::FrameTargets;
-use crate::pipeline::state::{DrawState, FogSource};
+use crate::pipeline::state::DrawState;
 use crate::pixel::setup::{Cover, Edge, PrimSetup, rel};
 use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
 use crate::reference::Inputs;
@@ -27,6 +27,58 @@ pub(crate) struct Ctx<'a, P> {
     pub(crate) bins: &'a [Vec<u32>],
     pub(crate) tiles_x: i32,
     pub(crate) tiles_y: i32,
+    /// The merger's fast path, when the draw's state selects it.
+    pub(crate) fast: Option<FastOm>,
+    /// Table fog from w (stamps need `1 / q` even for affine primitives).
+    pub(crate) w_fog: bool,
+}
+
+/// Where stamps are merged: the general merger, or its fast path on word
+/// views of the band's depth buffer and RT0.
+trait Sink<S: Simd> {
+    /// First surface row of the band.
+    fn y0(&self) -> i32;
+    /// Merges one stamp (`inp.y` band-relative).
+    fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32;
+}
+
+/// The general merger on the band's targets.
+struct General<'a, 'b> {
+    fb: &'a mut FrameTargets<'b>,
+}
+
+impl<S: Simd> Sink<S> for General<'_, '_> {
+    #[inline(always)]
+    fn y0(&self) -> i32 {
+        self.fb.y0
+    }
+    #[inline(always)]
+    fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32 {
+        merge(s, st, out, inp, self.fb.depth.as_mut(), &mut self.fb.colors)
+    }
+}
+
+/// The fast path ([`merge_fast`]), with the general merger on the same
+/// views for stamps that reach past the band's bytes.
+struct Fast<'a> {
+    f: FastOm,
+    t: FastTargets<'a>,
+    y0: i32,
+}
+
+impl<S: Simd> Sink<S> for Fast<'_> {
+    #[inline(always)]
+    fn y0(&self) -> i32 {
+        self.y0
+    }
+    #[inline(always)]
+    fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32 {
+        if self.t.holds(inp.x, inp.y) {
+            merge_fast(s, &self.f, out, inp, &mut self.t)
+        } else {
+            self.t.merge_general(s, st, out, inp)
+        }
+    }
 }
 
 /// Plane values of one primitive over a region, factored by column and row:
@@ -69,30 +121,39 @@ impl<S: Simd> Interp<S> {
         let np = 2 + inputs.len();
         self.np = np;
         let zero = s.splat(0.0);
-        self.t.clear();
-        self.t.resize(cols * np, zero);
-        self.u.clear();
-        self.u.resize(rows * np, zero);
+        // Grow only: every term this region reads is written below (no
+        // clear-and-refill per primitive and tile).
+        if self.t.len() < cols * np {
+            self.t.resize(cols * np, zero);
+        }
+        if self.u.len() < rows * np {
+            self.u.resize(rows * np, zero);
+        }
         let lx = s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
         let ly = s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
-        for k in 0..np {
-            let pl = match k {
-                0 => &p.z,
-                1 => &p.q,
-                _ => &inputs[k - 2],
-            };
-            let (a0, ddx, ddy) = (s.splat(pl.a0), s.splat(pl.ddx), s.splat(pl.ddy));
-            for c in 0..cols {
-                let fx = s.splat(rel(self.x0 + 4 * c as i32, p.ox)) + lx;
-                self.t[c * np + k] = a0 + ddx * fx;
-            }
-            for r in 0..rows {
-                let fy = s.splat(rel(self.y0 + 2 * r as i32, p.oy)) + ly;
-                self.u[r * np + k] = ddy * fy;
+        // Column by column and row by row: each pixel offset is converted
+        // once for all planes (the same operations per plane as before).
+        let t = &mut self.t[..cols * np];
+        for (c, tc) in t.chunks_exact_mut(np).enumerate() {
+            let fx = s.splat(rel(self.x0 + 4 * c as i32, p.ox)) + lx;
+            tc[0] = s.splat(p.z.a0) + s.splat(p.z.ddx) * fx;
+            tc[1] = s.splat(p.q.a0) + s.splat(p.q.ddx) * fx;
+            for (v, pl) in tc[2..].iter_mut().zip(inputs) {
+                *v = s.splat(pl.a0) + s.splat(pl.ddx) * fx;
             }
         }
-        self.vals.clear();
-        self.vals.resize(inputs.len(), zero);
+        let u = &mut self.u[..rows * np];
+        for (r, ur) in u.chunks_exact_mut(np).enumerate() {
+            let fy = s.splat(rel(self.y0 + 2 * r as i32, p.oy)) + ly;
+            ur[0] = s.splat(p.z.ddy) * fy;
+            ur[1] = s.splat(p.q.ddy) * fy;
+            for (v, pl) in ur[2..].iter_mut().zip(inputs) {
+                *v = s.splat(pl.ddy) * fy;
+            }
+        }
+        if self.vals.len() != inputs.len() {
+            self.vals.resize(inputs.len(), zero);
+        }
     }
 }
 
@@ -112,23 +173,43 @@ impl<P: PixelStage> Kernel for Band<'_, '_, P> {
         if ty >= ctx.tiles_y {
             return 0;
         }
-        let mut samples = 0u64;
-        let mut out = PixelOut::new(s);
-        let mut ip = Interp::new(s);
-        for tx in 0..ctx.tiles_x {
-            let tile = Rect::new(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE)
-                .intersect(&ctx.st.clip)
-                .intersect(&Rect::new(0, fb.y0, i32::MAX, fb.y0 + fb.rows));
-            if tile.is_empty() {
-                continue;
-            }
-            for &pi in &ctx.bins[(ty * ctx.tiles_x + tx) as usize] {
-                let p = &ctx.setups[pi as usize];
-                samples += u64::from(prim(s, ctx, p, tile, &mut fb, &mut out, &mut ip));
-            }
+        let band = Rect::new(0, fb.y0, i32::MAX, fb.y0 + fb.rows);
+        let y0 = fb.y0;
+        if let Some(f) = ctx.fast
+            && let Some(t) = FastTargets::new(fb.depth.as_mut(), fb.colors[0].as_mut())
+        {
+            return tiles(s, ctx, ty, band, &mut Fast { f, t, y0 });
         }
-        samples
+        tiles(s, ctx, ty, band, &mut General { fb: &mut fb })
     }
+}
+
+/// The tiles of band row `ty` (pixels inside `band`), each tile's binned
+/// primitives in order.
+#[inline(always)]
+fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    ty: i32,
+    band: Rect,
+    sink: &mut K,
+) -> u64 {
+    let mut samples = 0u64;
+    let mut out = PixelOut::new(s);
+    let mut ip = Interp::new(s);
+    for tx in 0..ctx.tiles_x {
+        let tile = Rect::new(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE)
+            .intersect(&ctx.st.clip)
+            .intersect(&band);
+        if tile.is_empty() {
+            continue;
+        }
+        for &pi in &ctx.bins[(ty * ctx.tiles_x + tx) as usize] {
+            let p = &ctx.setups[pi as usize];
+            samples += u64::from(prim(s, ctx, p, tile, sink, &mut out, &mut ip));
+        }
+    }
+    samples
 }
 
 /// Lanes of stamp (x, y) inside `r`.
@@ -149,12 +230,12 @@ fn region_bits(r: &Rect, x: i32, y: i32) -> u32 {
 }
 
 #[inline(always)]
-fn prim<S: Simd, P: PixelStage>(
+fn prim<S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'_, P>,
     p: &PrimSetup,
     tile: Rect,
-    fb: &mut FrameTargets<'_>,
+    fb: &mut K,
     out: &mut PixelOut<S>,
     ip: &mut Interp<S>,
 ) -> u32 {
@@ -209,13 +290,13 @@ struct PEdge<I> {
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn tri<S: Simd, P: PixelStage>(
+fn tri<S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'_, P>,
     p: &PrimSetup,
     e: &[Edge; 3],
     r: Rect,
-    fb: &mut FrameTargets<'_>,
+    fb: &mut K,
     out: &mut PixelOut<S>,
     ip: &mut Interp<S>,
 ) -> u32 {
@@ -316,22 +397,19 @@ fn tri<S: Simd, P: PixelStage>(
 /// Shades and merges one stamp of `p` with coverage `bits`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn stamp<S: Simd, P: PixelStage>(
+fn stamp<S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'_, P>,
     p: &PrimSetup,
     x: i32,
     y: i32,
     bits: u32,
-    fb: &mut FrameTargets<'_>,
+    fb: &mut K,
     out: &mut PixelOut<S>,
     ip: &mut Interp<S>,
 ) -> u32 {
     let one = s.splat(1.0);
-    let w_fog = matches!(
-        ctx.st.fog.map(|f| f.source),
-        Some(FogSource::Table { w_based: true, .. })
-    );
+    let w_fog = ctx.w_fog;
     let np = ip.np;
     let n = np - 2;
     let c = ((x - ip.x0) >> 2) as usize * np;
@@ -347,8 +425,21 @@ fn stamp<S: Simd, P: PixelStage>(
     let vals = &mut ip.vals[..n];
     let (ti, ui) = (&tc[2..], &ur[2..]);
     if p.persp == 0 {
-        for k in 0..n {
-            vals[k] = ti[k] + ui[k];
+        // The common colour-only stage (4 inputs): unrolled, no bounds checks.
+        if let (Ok(v4), Some(t4), Some(u4)) = (
+            <&mut [S::F; 4]>::try_from(&mut *vals),
+            ti.first_chunk::<4>(),
+            ui.first_chunk::<4>(),
+        ) {
+            v4[0] = t4[0] + u4[0];
+            v4[1] = t4[1] + u4[1];
+            v4[2] = t4[2] + u4[2];
+            v4[3] = t4[3] + u4[3];
+        } else {
+            // Zipped slices: no per-element bounds checks (no closures either).
+            for ((v, &t), &u) in vals.iter_mut().zip(ti).zip(ui) {
+                *v = t + u;
+            }
         }
     } else {
         for k in 0..n {
@@ -386,7 +477,7 @@ fn stamp<S: Simd, P: PixelStage>(
         bias,
         front: p.front,
         x,
-        y: y - fb.y0,
+        y: y - fb.y0(),
     };
-    merge(s, ctx.st, out, &inp, fb.depth.as_mut(), &mut fb.colors)
+    fb.merge(s, ctx.st, out, &inp)
 }

@@ -6,7 +6,7 @@
 //! [`BoundTextures::bind`] — and the pixel and vertex stages call
 //! `sample(slot, coords, lod)` on it. Building takes a snapshot of every
 //! bound level (copy-on-write: later writes to the texture do not change
-//! what the draw samples) and resolves the sampler states into a [`Slot`]:
+//! what the draw samples) and resolves the sampler states into a `Slot`:
 //! filters, address modes, border colour in the filter domain, LOD bias,
 //! most detailed level (`max(MAXMIPLEVEL, SetLOD)`; SetLOD alone with
 //! MIPFILTER NONE, as Windows drivers do in Wine's maxmip_test), sRGB (only
@@ -36,6 +36,7 @@
 mod address;
 mod cube;
 mod decode;
+mod fast;
 mod lod;
 mod reference;
 mod warp;

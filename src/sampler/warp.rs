@@ -6,7 +6,9 @@
 //! in filter (magnification vs minification), mip level, cube face and probe
 //! count; each variant is computed only when some lane needs it and chosen
 //! by mask. Every arithmetic step mirrors `reference` operation for
-//! operation so the results are bit-identical.
+//! operation so the results are bit-identical. Calls whose lanes all read
+//! one level of a 2D texture in a 4-byte packed format take the fast path
+//! of `fast` (same values, no per-lane level lookups).
 
 use super::address::{address_v, split_v};
 use super::cube::{across_edge, face_coord_v, face_deriv_v, select_v};
@@ -18,21 +20,21 @@ use crate::texture_fetch::Lod;
 
 /// Where the lanes sample.
 #[derive(Clone, Copy)]
-struct Site<S: Simd> {
-    uvw: [S::F; 3],
-    face: [usize; 8],
-    reference: S::F,
+pub(super) struct Site<S: Simd> {
+    pub(super) uvw: [S::F; 3],
+    pub(super) face: [usize; 8],
+    pub(super) reference: S::F,
 }
 
 /// Per-lane filter choice of one sample call.
 #[derive(Clone, Copy)]
-struct Choice<S: Simd> {
+pub(super) struct Choice<S: Simd> {
     /// Lanes that point-sample.
-    point: S::M,
+    pub(super) point: S::M,
     /// Lanes that take anisotropic probes.
-    aniso: S::M,
+    pub(super) aniso: S::M,
     /// Probe count and major-axis (du, dv) per lane.
-    probes: Option<(S::F, [S::F; 2])>,
+    pub(super) probes: Option<(S::F, [S::F; 2])>,
 }
 
 #[inline(always)]
@@ -193,6 +195,9 @@ impl Slot {
         choice: &Choice<S>,
         lanes: S::M,
     ) -> [S::F; 4] {
+        if let Some(lv) = self.uniform_level(s, l, lanes) {
+            return self.sample_level_fast(s, &lv, site, choice, lanes);
+        }
         let li = l.to_array().map(|x| x as usize);
         let size = |get: fn(&super::decode::LevelData) -> u32| {
             s.f32s(std::array::from_fn(|i| {

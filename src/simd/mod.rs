@@ -72,6 +72,20 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
     /// and `bits` <= 24: the round-to-nearest depth quantisation of D16/D24
     /// (exact: the f64 product and sum cannot round).
     fn unorm_f64(self, z: Self::F, bits: u32) -> Self::I;
+    /// Lane i = `words[idx[i]]` (as bits), or 0 where `idx[i]` is negative
+    /// or not below `words.len()`. The default is eight bounds-checked loads.
+    #[inline(always)]
+    fn gather_u32(self, words: &[u32], idx: Self::I) -> Self::I {
+        let a = idx.to_array();
+        let mut out = [0i32; 8];
+        for (o, &i) in out.iter_mut().zip(a.iter()) {
+            *o = match words.get(i as u32 as usize) {
+                Some(&w) => w as i32,
+                None => 0,
+            };
+        }
+        self.i32s(out)
+    }
 }
 
 /// Eight f32 lanes.
@@ -225,6 +239,32 @@ impl Backend {
             Backend::Avx2(_) => Avx2::NAME,
         }
     }
+}
+
+/// `floor(z * (2^bits - 1) + 0.5)` for `z` in [0, 1] and `1 <= bits <= 24`:
+/// the same integers as [`Simd::unorm_f64`], in f32 and integer operations
+/// only (no f64 widening).
+///
+/// Why it is exact: `a = z * 2^bits` is exact (a power-of-two scale), and
+/// with `i = floor(a)`, `f = a - i` (exact), the wanted value is
+/// `i + floor(f - z + 0.5)`, where `f - z + 0.5` lies in (-0.5, 1.5). So it
+/// is `i + 1` when `f - 0.5 >= z`, `i - 1` when `z - 0.5 > f`, else `i`.
+/// `f - 0.5` is exact whenever `a >= 0.5` (then `f` is a multiple of
+/// `ulp(a) >= 2^-24` and `|f - 0.5| <= 0.5`); for `a < 0.5` it is negative
+/// however it rounds, and so is the exact value, so the test still answers
+/// right. `z - 0.5` is exact for `z >= 0.25` (Sterbenz) and below that both
+/// it and the exact value are `< 0 <= f`. Tests compare it with the f64 form
+/// at every rounding boundary (and, ignored by default, at every f32 in [0, 1]).
+#[inline(always)]
+pub fn unorm<S: Simd>(s: S, z: S::F, bits: u32) -> S::I {
+    let half = s.splat(0.5);
+    let a = z * s.splat((1u32 << bits) as f32);
+    let i = a.to_i32();
+    let f = a - i.to_f32();
+    let up = (f - half).ge(z).to_i();
+    let down = (z - half).gt(f).to_i();
+    // Masks are -1 where set.
+    i - up + down
 }
 
 /// Runs `k` on `backend`; with AVX2 inside a `#[target_feature(enable = "avx2")]` function.

@@ -66,9 +66,9 @@ impl Simd for Portable {
     }
     #[inline(always)]
     fn mask_from_bits(self, bits: u32) -> PM {
-        PM(i32x8::from(std::array::from_fn::<i32, 8, _>(|i| {
-            -(((bits >> i) & 1) as i32)
-        })))
+        // Vector ops, not a per-lane closure (which does not inline).
+        let lanes = i32x8::from([1, 2, 4, 8, 16, 32, 64, 128]);
+        PM((i32x8::splat(bits as i32) & lanes).simd_eq(lanes))
     }
     #[inline(always)]
     fn unorm_f64(self, z: PF, bits: u32) -> PI {
@@ -186,14 +186,13 @@ impl FloatV for PF {
     }
     #[inline(always)]
     fn to_i32(self) -> PI {
-        // x86 cvttps2dq: out of range and NaN give i32::MIN.
-        PI(i32x8::from(self.0.to_array().map(|v| {
-            if v > -2_147_483_904.0 && v < 2_147_483_648.0 {
-                v as i32
-            } else {
-                i32::MIN
-            }
-        })))
+        // x86 cvttps2dq: out of range and NaN give i32::MIN. In range every
+        // truncating conversion agrees; the rest is selected explicitly.
+        let v = self.0;
+        let in_range =
+            v.simd_gt(f32x8::splat(-2_147_483_904.0)) & v.simd_lt(f32x8::splat(2_147_483_648.0));
+        let m: i32x8 = bytemuck::cast(in_range);
+        PI(m.select(v.fast_trunc_int(), i32x8::splat(i32::MIN)))
     }
     #[inline(always)]
     fn to_bits(self) -> PI {
@@ -272,11 +271,8 @@ impl MaskV for PM {
     type F = PF;
     #[inline(always)]
     fn bits(self) -> u32 {
-        self.0
-            .to_array()
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (i, &v)| acc | (((v as u32) >> 31) << i))
+        // Sign bits (masks are all-ones or all-zeros per lane).
+        bytemuck::cast::<i32x8, f32x8>(self.0).to_bitmask()
     }
     #[inline(always)]
     fn select_f(self, a: PF, b: PF) -> PF {

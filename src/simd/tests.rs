@@ -196,3 +196,137 @@ fn depth_quantisation_matches_format_encoding() {
     }
     assert_eq!(dispatch(Backend::Portable, Half), 8_388_608);
 }
+
+/// The first `z` of `zs` (a multiple of 8 long) where [`unorm`] and
+/// [`Simd::unorm_f64`] differ.
+struct UnormCmp<'a> {
+    zs: &'a [f32],
+    bits: u32,
+}
+
+impl Kernel for UnormCmp<'_> {
+    type Output = Option<f32>;
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> Option<f32> {
+        for c in self.zs.chunks_exact(8) {
+            let z = s.f32s([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            let d = unorm(s, z, self.bits).eq(s.unorm_f64(z, self.bits)).bits();
+            if d != 0xFF {
+                return Some(c[d.trailing_ones() as usize]);
+            }
+        }
+        None
+    }
+}
+
+/// Checks `zs` on every backend.
+fn unorm_agrees(zs: &mut Vec<f32>, bits: u32) {
+    while !zs.len().is_multiple_of(8) {
+        zs.push(0.0);
+    }
+    for backend in [Backend::Portable, Backend::new(true)] {
+        let bad = dispatch(backend, UnormCmp { zs, bits });
+        assert_eq!(bad, None, "bits={bits} backend={}", backend.name());
+    }
+}
+
+#[test]
+fn unorm_f32_matches_f64_at_every_rounding_boundary() {
+    // For every step n, the f32 values nearest (n + 0.5) / (2^bits - 1)
+    // (where the result changes) and their neighbours, plus the ends.
+    for bits in (1..=10).chain([15, 16, 17, 23, 24]) {
+        let max = ((1u64 << bits) - 1) as f64;
+        let mut zs = vec![0.0, -0.0, 1.0, f32::MIN_POSITIVE, 1e-45, 0.25, 0.5, 0.75];
+        for n in 0..(1u64 << bits) {
+            let t = ((n as f64 + 0.5) / max) as f32;
+            for d in -3i32..=3 {
+                let z = f32::from_bits((t.to_bits() as i32 + d) as u32);
+                if (0.0..=1.0).contains(&z) {
+                    zs.push(z);
+                }
+            }
+        }
+        // Tiny values (where z * 2^bits < 1): every power of two and its neighbours.
+        for e in 0..150 {
+            let p = (2f64.powi(-e)) as f32;
+            for d in -2i32..=2 {
+                let z = f32::from_bits((p.to_bits() as i32 + d).max(0) as u32);
+                if (0.0..=1.0).contains(&z) {
+                    zs.push(z);
+                }
+            }
+        }
+        unorm_agrees(&mut zs, bits);
+    }
+}
+
+/// Every f32 in [0, 1] (about 1.07e9 values): `cargo test --release --lib
+/// unorm_f32_exhaustive -- --ignored`.
+#[test]
+#[ignore = "exhaustive, slow without --release"]
+fn unorm_f32_exhaustive() {
+    let end = 1.0f32.to_bits();
+    let mut zs = Vec::with_capacity(1 << 20);
+    for bits in [16, 24] {
+        let mut b = 0u32;
+        while b <= end {
+            zs.clear();
+            let stop = (b + (1 << 20)).min(end + 1);
+            zs.extend((b..stop).map(f32::from_bits));
+            unorm_agrees(&mut zs, bits);
+            b = stop;
+        }
+    }
+}
+
+#[test]
+fn to_i32_and_masks_agree_on_boundaries() {
+    struct T([f32; 8], u32);
+    impl Kernel for T {
+        type Output = ([i32; 8], u32, u32);
+        #[inline(always)]
+        fn run<S: Simd>(self, s: S) -> Self::Output {
+            let v = s.f32s(self.0);
+            let m = s.mask_from_bits(self.1);
+            (v.to_i32().to_array(), m.bits(), v.lt(s.splat(0.0)).bits())
+        }
+    }
+    let specials = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        2_147_483_648.0,
+        2_147_483_520.0,
+        -2_147_483_648.0,
+        -2_147_483_904.0,
+        -2_147_483_650.0,
+        -0.0,
+        -0.99,
+        0.99,
+        1e-45,
+        -1.5,
+        16_777_217.0,
+        3e9,
+        -3e9,
+    ];
+    for c in specials.chunks(8) {
+        for bits in [0, 1, 0x80, 0xA5, 0x5A, 0xFF] {
+            let a: [f32; 8] = c.try_into().unwrap();
+            let want: [i32; 8] = std::array::from_fn(|i| {
+                let v = a[i];
+                if v > -2_147_483_904.0 && v < 2_147_483_648.0 {
+                    v as i32
+                } else {
+                    i32::MIN
+                }
+            });
+            for backend in [Backend::Portable, Backend::new(true)] {
+                let (got, mb, lt) = dispatch(backend, T(a, bits));
+                assert_eq!(got, want, "{a:?} {}", backend.name());
+                assert_eq!(mb, bits);
+                let want_lt = (0..8).fold(0, |acc, i| acc | (u32::from(a[i] < 0.0) << i));
+                assert_eq!(lt, want_lt);
+            }
+        }
+    }
+}

@@ -138,6 +138,25 @@ impl Simd for Avx2 {
             hi
         )))
     }
+    #[inline(always)]
+    fn gather_u32(self, words: &[u32], idx: AI) -> AI {
+        let len = words.len().min(i32::MAX as usize) as i32;
+        let ok = avx!(_mm256_and_si256(
+            _mm256_cmpgt_epi32(idx.0, _mm256_set1_epi32(-1)),
+            _mm256_cmpgt_epi32(_mm256_set1_epi32(len), idx.0)
+        ));
+        // SAFETY: AVX2 is present (token). The masked gather reads only the
+        // lanes of `ok`, whose indices are in [0, len), i.e. the u32 at
+        // `words.as_ptr() + idx` inside the slice; other lanes keep 0.
+        AI(unsafe {
+            _mm256_mask_i32gather_epi32::<4>(
+                _mm256_setzero_si256(),
+                words.as_ptr().cast(),
+                idx.0,
+                ok,
+            )
+        })
+    }
 }
 
 macro_rules! binop {

@@ -50,8 +50,8 @@ pub enum StreamStep {
 }
 
 impl StreamStep {
-    /// The step of a stream with frequency value `freq` (§1.4), for an
-    /// indexed draw (`indexed`) whose instancing state is `instancing`.
+    /// The step of a stream with frequency value `freq` (§1.4) in a draw
+    /// where instancing is active (`instancing`, see [`instancing`]) or not.
     pub fn of(freq: u32, instancing: bool) -> StreamStep {
         let count = (freq & 0x7F_FFFF).max(1);
         if instancing {

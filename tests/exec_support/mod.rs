@@ -177,15 +177,20 @@ impl<F: Fetch> Kernel for VsKernel<'_, F> {
     type Output = Vec<Vec<[f32; 4]>>;
     #[inline(always)]
     fn run<S: Simd>(self, s: S) -> Self::Output {
-        let out = simd::run_vertex(
-            self.p,
-            s,
-            &soa(s, self.inputs),
-            self.consts,
-            self.fetch.lanes::<S>(),
-            s.mask_from_bits(self.active),
-        );
-        aos::<S>(&out)
+        let fetch = self.fetch.lanes::<S>();
+        let active = s.mask_from_bits(self.active);
+        let fresh = simd::run_vertex(self.p, s, &soa(s, self.inputs), self.consts, fetch, active);
+        // A reused executor, after a batch with other inputs, gives the same.
+        let mut ex = simd::Executor::new(self.p, s, self.consts, fetch);
+        let mut other = *self.inputs;
+        other.reverse();
+        ex.run_vertex(&soa(s, &other), s.mask_from_bits(0xFF));
+        let reused = ex.run_vertex(&soa(s, self.inputs), active);
+        let (fresh, reused) = (aos::<S>(&fresh), aos::<S>(&reused));
+        for (f, r) in fresh.iter().zip(&reused) {
+            assert_eq!(bits(f), bits(r), "reused executor differs from a fresh run");
+        }
+        fresh
     }
 }
 

@@ -84,6 +84,28 @@ pub fn run_streams(
             reference.process(&regs)
         })
         .collect();
+    // The register-level entry point (`run8`) gives every field unmasked.
+    for b in backends() {
+        let got = warp9::simd::dispatch(
+            b,
+            Run8 {
+                program: &program,
+                consts: &consts,
+                streams,
+                plan: &plan,
+                vertices,
+                instance,
+            },
+        );
+        for (i, w) in want.iter().enumerate().take(8) {
+            assert!(
+                same(&got[i], w),
+                "{} run8 vertex {i}: {:?}\nreference {w:?}",
+                b.name(),
+                got[i]
+            );
+        }
+    }
     let layout = program.layout();
     let want: Vec<VertexOutput<f32>> = want.iter().map(|w| layout.mask(w)).collect();
     for b in backends() {
@@ -106,6 +128,33 @@ pub fn run_streams(
         }
     }
     want
+}
+
+/// Fetch + `FfpVertexProgram::run8` on the first 8 vertices.
+struct Run8<'a> {
+    program: &'a FfpVertexProgram,
+    consts: &'a FfpVertexConsts,
+    streams: &'a FetchStreams,
+    plan: &'a warp9::vertex::FetchPlan,
+    vertices: &'a [u32],
+    instance: u32,
+}
+
+impl warp9::simd::Kernel for Run8<'_> {
+    type Output = Vec<VertexOutput<f32>>;
+    fn run<S: warp9::simd::Simd>(self, s: S) -> Self::Output {
+        use warp9::simd::FloatV;
+        let last = self.vertices[self.vertices.len().min(8) - 1];
+        let idx: [u32; 8] = std::array::from_fn(|i| self.vertices.get(i).copied().unwrap_or(last));
+        let mut regs = [[s.splat(0.0); 4]; IN_COUNT];
+        self.streams
+            .fetch8(s, self.plan, &idx, self.instance, &mut regs);
+        let o = self
+            .program
+            .run8(s, self.consts, &regs)
+            .map(|v| v.to_array());
+        (0..8).map(|i| o.map(|a| a[i])).collect()
+    }
 }
 
 /// Asserts `|a - b| <= tol` per component.

@@ -141,7 +141,7 @@ impl<'a> LineParser<'a> {
         let (modifiers, shift) = self.modifiers(&rest, mcol)?;
         match ins.opcode {
             Opcode::Def | Opcode::DefI | Opcode::DefB => {
-                let mut d = self.dst()?;
+                let mut d = self.dst(false)?;
                 d.modifiers = modifiers;
                 d.shift = shift;
                 ins.dst = Some(d);
@@ -153,7 +153,7 @@ impl<'a> LineParser<'a> {
                     .ok_or_else(|| self.err(mcol, format!("`{mn}` is not an instruction")))?;
                 let mut first = true;
                 if shape.dst {
-                    let mut d = self.dst()?;
+                    let mut d = self.dst(true)?;
                     d.modifiers = modifiers;
                     d.shift = shift;
                     ins.dst = Some(d);
@@ -287,7 +287,7 @@ impl<'a> LineParser<'a> {
             mods.push(*s);
         }
         let (modifiers, shift) = self.modifiers(&mods, col)?;
-        let mut d = self.dst()?;
+        let mut d = self.dst(false)?;
         d.modifiers = modifiers;
         d.shift = shift;
         let decl = if d.reg.file == RegisterFile::Sampler {
@@ -590,10 +590,19 @@ impl<'a> LineParser<'a> {
         })
     }
 
-    fn dst(&mut self) -> Result<Dst, ShaderError> {
+    /// A destination operand; `allow_relative` mirrors the decoder (relative
+    /// addressing only on instruction destinations of shader model 2 and up,
+    /// never on dcl/def), so whatever assembles also decodes.
+    fn dst(&mut self, allow_relative: bool) -> Result<Dst, ShaderError> {
         let op = self.operand()?;
         if op.modifier != SrcModifier::None {
             return Err(self.err(op.col, "source modifiers are not allowed on a destination"));
+        }
+        if op.relative.is_some() && (!allow_relative || self.v.major < 2) {
+            return Err(self.err(
+                op.col,
+                "relative addressing is not allowed on this destination",
+            ));
         }
         let mask = match op.letters {
             None => WriteMask::ALL,

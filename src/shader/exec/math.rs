@@ -51,25 +51,13 @@ pub fn sat(x: f32) -> f32 {
 /// `min`: `a < b ? a : b`; if exactly one is NaN, the other (§6.4).
 #[inline(always)]
 pub fn min(a: f32, b: f32) -> f32 {
-    if b.is_nan() {
-        a
-    } else if a < b {
-        a
-    } else {
-        b
-    }
+    if b.is_nan() || a < b { a } else { b }
 }
 
 /// `max`: `a >= b ? a : b`; if exactly one is NaN, the other (§6.4).
 #[inline(always)]
 pub fn max(a: f32, b: f32) -> f32 {
-    if b.is_nan() {
-        a
-    } else if a >= b {
-        a
-    } else {
-        b
-    }
+    if b.is_nan() || a >= b { a } else { b }
 }
 
 /// `sgn`: −1, 0 (both zeros, and NaN), +1.

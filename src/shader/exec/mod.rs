@@ -23,6 +23,11 @@
 //!   colours `oC0`–`oC3`, `oDepth` if written, the `texkill` mask.
 //! - `VertexProgram::run_scalar`, `PixelProgram::run_quad_scalar` — the
 //!   same for one vertex / one quad with `f32` lanes.
+//! - `executor(s, &Constants, fetch) -> Executor<S>` — the form the draw
+//!   path should use: one [`Executor`] per draw and thread, then
+//!   `Executor::run_vertex(&inputs, active)` /
+//!   `Executor::run_pixel(&inputs, active)` per batch, so the register
+//!   file is set up once and each batch clears only what the program uses.
 //!
 //! The generic entry points are `#[inline(always)]`: call them from a
 //! [`crate::simd::Kernel`] run through [`crate::simd::dispatch`] so the
@@ -36,7 +41,7 @@
 //!
 //! - **Same bits.** Both interpreters produce bit-identical registers for
 //!   the same inputs on every backend: vector arithmetic only where
-//!   IEEE-754 fixes the result, every other formula in [`math`], no FMA, no
+//!   IEEE-754 fixes the result, every other formula in `math`, no FMA, no
 //!   approximate reciprocals.
 //! - **No failure at run time.** Preparation accepts any decodable program
 //!   and produces ops whose every index is in range; execution never
@@ -70,6 +75,7 @@ pub use layout::{InputLayout, Link, LinkSource, OutputLayout, Varying, link};
 pub use prepare::{
     ExecKey, KEY_BOOLS, PS_INSTRUCTION_BUDGET, Prepared, VS_INSTRUCTION_BUDGET, branch_bools,
 };
+pub use simd::Executor;
 
 /// Deepest call nesting executed (the profiles allow 4); deeper calls are
 /// skipped, which only unvalidated (recursive) programs can reach.
@@ -163,6 +169,17 @@ impl VertexProgram {
         simd::run_vertex(&self.0, s, inputs, consts, fetch, active)
     }
 
+    /// A reusable 8-lane context for many batches of one draw (see [`Executor`]).
+    #[inline(always)]
+    pub fn executor<'a, S: Simd>(
+        &'a self,
+        s: S,
+        consts: &'a Constants<'a>,
+        fetch: &'a dyn TextureFetch<S>,
+    ) -> Executor<'a, S> {
+        Executor::new(&self.0, s, consts, fetch)
+    }
+
     /// Runs one vertex (see [`scalar::run_vertex`]).
     pub fn run_scalar(
         &self,
@@ -199,6 +216,17 @@ impl PixelProgram {
         active: S::M,
     ) -> PixelOutputs<S> {
         simd::run_pixel(&self.0, s, inputs, consts, fetch, active)
+    }
+
+    /// A reusable 8-lane context for many batches of one draw (see [`Executor`]).
+    #[inline(always)]
+    pub fn executor<'a, S: Simd>(
+        &'a self,
+        s: S,
+        consts: &'a Constants<'a>,
+        fetch: &'a dyn TextureFetch<S>,
+    ) -> Executor<'a, S> {
+        Executor::new(&self.0, s, consts, fetch)
     }
 
     /// Runs one quad (see [`scalar::run_quad`]).

@@ -61,13 +61,39 @@ pub(crate) enum Modifier {
 pub(crate) struct Src {
     pub kind: SrcKind,
     pub swizzle: [u8; 4],
+    /// The swizzle's shape, so the common cases skip the general shuffle.
+    pub shape: Shape,
     pub modifier: Modifier,
+}
+
+/// The shape of a swizzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Shape {
+    /// `.xyzw`
+    Identity,
+    /// `.xxxx` ... `.wwww`
+    Replicate(u8),
+    /// Anything else.
+    General,
+}
+
+impl Shape {
+    pub fn of(swizzle: [u8; 4]) -> Shape {
+        if swizzle == [0, 1, 2, 3] {
+            Shape::Identity
+        } else if swizzle.iter().all(|&c| c == swizzle[0]) {
+            Shape::Replicate(swizzle[0] & 3)
+        } else {
+            Shape::General
+        }
+    }
 }
 
 impl Src {
     pub const ZERO: Src = Src {
         kind: SrcKind::Zero,
         swizzle: [0, 1, 2, 3],
+        shape: Shape::Identity,
         modifier: Modifier::None,
     };
 }
@@ -104,6 +130,9 @@ pub(crate) struct Dst {
     pub sat: bool,
     /// Predication.
     pub pred: Option<Pred>,
+    /// A plain full write (register, `.xyzw`, no `_sat`, no predicate):
+    /// the fast path of the 8-lane interpreter.
+    pub plain: bool,
 }
 
 /// An integer-vector operand of `loop`/`rep`.

@@ -4,11 +4,14 @@
 //! work that would otherwise be repeated per lane: static branches on
 //! boolean constants (`if b#`, `callnz b#`) are resolved against the key
 //! and `defb`, dead code is dropped; `def` constants become immediates;
-//! register operands become flat slots ([`super::regs`]); swizzles become
+//! register operands become flat slots (`super::regs`); swizzles become
 //! component indices; matrix macros get one prepared source per row;
 //! structured flow control gets jump targets. The result satisfies the
-//! invariants listed in [`super::op`] for **any** decodable program, valid
+//! invariants listed in `super::op` for **any** decodable program, valid
 //! or not, so execution never needs an error path.
+
+// Index loops keep the scalar and 8-lane formulas visibly parallel.
+#![allow(clippy::needless_range_loop)]
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -18,7 +21,7 @@ use crate::shader::token::{RegisterFile, SrcModifier, Version};
 
 use super::layout::{InputLayout, OutputLayout};
 use super::op::{
-    Cond, Dst, DstKind, Index, IntSrc, Kind, Modifier, Op, Pred, Src, SrcKind, TexMode,
+    Cond, Dst, DstKind, Index, IntSrc, Kind, Modifier, Op, Pred, Shape, Src, SrcKind, TexMode,
 };
 use super::regs::{self, INPUT, NUM_TEMPS, OUT, TEMP, VFACE, VPOS};
 
@@ -104,6 +107,10 @@ pub struct Prepared {
     pub(crate) main_end: u32,
     /// Output slots the program may write (bit per slot).
     pub(crate) written_outputs: u16,
+    /// Temporaries to clear before a run (highest used + 1).
+    pub(crate) temps: u16,
+    /// Input slots the program may read (bit per slot).
+    pub(crate) inputs_read: u16,
     /// Writes `oDepth`.
     pub(crate) writes_depth: bool,
     /// Contains `texkill`.
@@ -144,6 +151,15 @@ impl Prepared {
             .iter()
             .any(|o| o.dst.kind == DstKind::Reg(OUT + regs::OUT_DEPTH) && v.is_pixel());
         let uses_texkill = b.ops.iter().any(|o| o.kind == Kind::TexKill);
+        let inputs_read = b
+            .ops
+            .iter()
+            .flat_map(|o| o.src.iter())
+            .fold(0u16, |acc, s| match s.kind {
+                SrcKind::Reg(r) if (INPUT..INPUT + 16).contains(&r) => acc | 1 << (r - INPUT),
+                SrcKind::InputRel { .. } => 0xFFFF,
+                _ => acc,
+            });
         let written_outputs = b.ops.iter().fold(0u16, |acc, o| match o.dst.kind {
             DstKind::Reg(r) if r >= OUT => acc | 1 << (r - OUT),
             DstKind::OutRel { base } => acc | (0xFFFFu16.checked_shl(base as u32).unwrap_or(0)),
@@ -163,6 +179,8 @@ impl Prepared {
             writes_depth,
             uses_texkill,
             written_outputs,
+            temps: b.temps,
+            inputs_read,
             key,
             outputs: if v.is_vertex() {
                 OutputLayout::of_program(program)
@@ -259,6 +277,7 @@ const NO_DST: Dst = Dst {
     mask: 0,
     sat: false,
     pred: None,
+    plain: false,
 };
 
 impl Builder {
@@ -651,9 +670,11 @@ impl Builder {
             SrcModifier::X2Neg => Modifier::X2Neg,
             _ => Modifier::None,
         };
+        let swizzle = [0, 1, 2, 3].map(|c| s.swizzle.get(c));
         Src {
             kind,
-            swizzle: [0, 1, 2, 3].map(|c| s.swizzle.get(c)),
+            swizzle,
+            shape: Shape::of(swizzle),
             modifier,
         }
     }
@@ -676,14 +697,19 @@ impl Builder {
                 None => DstKind::None,
             },
         };
+        let mask = d.mask.0 & 0xF;
         Dst {
             kind,
-            mask: d.mask.0 & 0xF,
+            mask,
             sat: d.saturate(),
             pred: pred.map(|p| Pred {
                 swizzle: [0, 1, 2, 3].map(|c| p.swizzle.get(c)),
                 not: p.modifier == SrcModifier::Not,
             }),
+            plain: matches!(kind, DstKind::Reg(_))
+                && mask == 0xF
+                && !d.saturate()
+                && pred.is_none(),
         }
     }
 
@@ -785,8 +811,14 @@ impl Builder {
         match kind {
             // crs never writes w; sincos writes only x (cos) and y (sin),
             // the SM3 rule applied to every version (§7.5, §7.6).
-            Kind::Crs => op.dst.mask &= 0x7,
-            Kind::SinCos => op.dst.mask &= 0x3,
+            Kind::Crs => {
+                op.dst.mask &= 0x7;
+                op.dst.plain = false;
+            }
+            Kind::SinCos => {
+                op.dst.mask &= 0x3;
+                op.dst.plain = false;
+            }
             _ => {}
         }
         let srcs = ins.srcs();

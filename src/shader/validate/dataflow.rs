@@ -116,6 +116,14 @@ impl Declarations {
                     }
                     match decl {
                         Declaration::Sampler(t) => {
+                            // fxc always writes .xyzw here; any other mask has no
+                            // meaning and could not survive a disassembly round trip.
+                            if d.mask.0 != 0xF {
+                                return Err(e(
+                                    "declaration",
+                                    "a sampler declaration's write mask must be .xyzw".into(),
+                                ));
+                            }
                             if t == TextureType::Unknown {
                                 return Err(e(
                                     "declaration",

@@ -195,6 +195,14 @@ fn check_dst(
                 "texkill takes a temp or input register".into(),
             ));
         }
+        // The mask selects the components tested; an empty one tests nothing
+        // and could not survive a disassembly round trip.
+        if d.mask.0 == 0 {
+            return Err(e(
+                "write-mask",
+                "texkill with an empty component mask".into(),
+            ));
+        }
         return index_in_range(p, i, ins, d.reg.file, d.reg.index as u32, false, v);
     }
     let Some(count) = p.file_count(d.reg.file, true) else {

@@ -2,6 +2,9 @@
 //! destination write. Derivative and implicit-LOD instructions read all
 //! lanes of the quad first, then write the executing ones.
 
+// Index loops keep the scalar and 8-lane formulas visibly parallel.
+#![allow(clippy::needless_range_loop)]
+
 use crate::texture_fetch::{Lod, quad_derivatives};
 
 use super::super::math;

@@ -6,7 +6,7 @@
 //! pixels of its 2x2 quad (`N = 4`) in lock-step, because `dsx`/`dsy` and
 //! implicit-LOD sampling read the neighbours' registers at the same point
 //! of the program (§7.12). Each instruction is applied lane by lane with
-//! scalar formulas ([`super::math`]); flow control keeps a boolean
+//! scalar formulas (`super::math`); flow control keeps a boolean
 //! execution flag per lane, following the same structured rules as the
 //! 8-lane interpreter (written independently here over `bool`s).
 

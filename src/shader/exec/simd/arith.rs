@@ -2,8 +2,11 @@
 //! (saturate, write mask, predicate, execution mask).
 //!
 //! Vector arithmetic is used where IEEE-754 defines the result exactly;
-//! everything else goes lane by lane through [`super::super::math`], the
+//! everything else goes lane by lane through `super::super::math`, the
 //! formulas the scalar interpreter uses too.
+
+// Index loops keep the scalar and 8-lane formulas visibly parallel.
+#![allow(clippy::needless_range_loop)]
 
 use crate::simd::{FloatV, IntV, MaskV, Simd};
 use crate::texture_fetch::{ddx, ddy};
@@ -287,6 +290,10 @@ impl<S: Simd> Machine<'_, S> {
     /// the lanes of the execution mask and predicate.
     #[inline(always)]
     pub(super) fn write(&mut self, d: &Dst, v: [S::F; 4], m: S::M, full: bool) {
+        if let (true, true, DstKind::Reg(i)) = (d.plain, full, d.kind) {
+            self.r[i as usize] = v;
+            return;
+        }
         let slot = match d.kind {
             DstKind::Reg(i) => i as usize,
             DstKind::OutRel { base } => {

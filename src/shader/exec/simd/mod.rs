@@ -10,7 +10,7 @@
 //! 8-lane runs stop the same lanes at the same point.
 //!
 //! Invariant: nothing here fails or panics for a prepared program (see
-//! [`super::op`]): out-of-range relative reads give 0, out-of-range writes
+//! `super::op`): out-of-range relative reads give 0, out-of-range writes
 //! are dropped, loop counts are bounded and the budget bounds the rest.
 
 mod arith;
@@ -19,7 +19,7 @@ mod texture;
 use crate::simd::{FloatV, IntV, MaskV, Simd};
 use crate::texture_fetch::TextureFetch;
 
-use super::op::{Cond, Index, IntSrc, Kind, Modifier, Op, Src, SrcKind};
+use super::op::{Cond, Index, IntSrc, Kind, Modifier, Op, Shape, Src, SrcKind};
 use super::prepare::Prepared;
 use super::regs::{INPUT, NREG, NUM_INPUTS, OUT, OUT_D0, OUT_FOG, VFACE, VPOS};
 use super::{Constants, MAX_CALL_DEPTH, PixelInputs, PixelOutputs};
@@ -28,7 +28,8 @@ use super::{Constants, MAX_CALL_DEPTH, PixelInputs, PixelOutputs};
 /// registers `v0`–`v15` (components the declaration does not supply
 /// already set to their defaults). Lanes outside `active` are not run;
 /// their outputs hold the defaults. Returns the output slots
-/// (numbered as [`super::OutputLayout`] describes).
+/// (numbered as [`super::OutputLayout`] describes). For many batches,
+/// reuse an [`Executor`] instead.
 #[inline(always)]
 pub fn run_vertex<S: Simd>(
     p: &Prepared,
@@ -38,29 +39,14 @@ pub fn run_vertex<S: Simd>(
     fetch: &dyn TextureFetch<S>,
     active: S::M,
 ) -> [[S::F; 4]; 16] {
-    let mut m = Machine::new(p, s, consts, fetch);
-    m.r[INPUT as usize..(INPUT + NUM_INPUTS) as usize].copy_from_slice(inputs);
-    let legacy = p.version.major < 3;
-    if legacy {
-        m.r[(OUT + OUT_D0) as usize] = [s.splat(1.0); 4];
-    }
-    m.run(active);
-    m.canonical_nans();
-    let mut out = [[s.splat(0.0); 4]; 16];
-    out.copy_from_slice(&m.r[OUT as usize..OUT as usize + 16]);
-    if legacy {
-        // vs < 3.0 colour and fog outputs are clamped to [0, 1] (§4.3, §8.4).
-        for slot in [OUT_D0, OUT_D0 + 1, OUT_FOG] {
-            out[slot as usize] = out[slot as usize].map(|x| arith::sat(s, x));
-        }
-    }
-    out
+    Executor::new(p, s, consts, fetch).run_vertex(inputs, active)
 }
 
 /// Runs a pixel program on two 2x2 quads (the lane layout of
 /// [`crate::texture_fetch`]). `active` must contain every lane of each
 /// quad that has a covered pixel (helper lanes included, so derivatives
-/// are defined); the caller writes only covered, non-killed lanes.
+/// are defined); the caller writes only covered, non-killed lanes. For
+/// many batches, reuse an [`Executor`] instead.
 #[inline(always)]
 pub fn run_pixel<S: Simd>(
     p: &Prepared,
@@ -70,18 +56,102 @@ pub fn run_pixel<S: Simd>(
     fetch: &dyn TextureFetch<S>,
     active: S::M,
 ) -> PixelOutputs<S> {
-    let mut m = Machine::new(p, s, consts, fetch);
-    m.r[INPUT as usize..(INPUT + NUM_INPUTS) as usize].copy_from_slice(&inputs.v);
-    let z = s.splat(0.0);
-    m.r[VPOS as usize] = [inputs.pos[0], inputs.pos[1], z, z];
-    m.r[VFACE as usize] = [inputs.face; 4];
-    m.run(active);
-    m.canonical_nans();
-    let o = OUT as usize;
-    PixelOutputs {
-        color: [m.r[o], m.r[o + 1], m.r[o + 2], m.r[o + 3]],
-        depth: p.writes_depth.then(|| m.r[o + 4][0]),
-        kill: m.kill,
+    Executor::new(p, s, consts, fetch).run_pixel(inputs, active)
+}
+
+/// A reusable 8-lane run context for one prepared program, one set of
+/// constants and one texture fetch: the register file is allocated and
+/// cleared once, and each batch resets only what the program uses
+/// (its temporaries, outputs, `a0`, `p0`). Create one per draw and
+/// thread; call [`Executor::run_vertex`] or [`Executor::run_pixel`] per
+/// batch. Results equal those of fresh runs.
+pub struct Executor<'a, S: Simd> {
+    m: Machine<'a, S>,
+}
+
+impl<'a, S: Simd> Executor<'a, S> {
+    /// A context for `p` with `consts` and `fetch`.
+    #[inline(always)]
+    pub fn new(
+        p: &'a Prepared,
+        s: S,
+        consts: &'a Constants<'a>,
+        fetch: &'a dyn TextureFetch<S>,
+    ) -> Self {
+        Executor {
+            m: Machine::new(p, s, consts, fetch),
+        }
+    }
+
+    /// Clears the per-run state the program can observe.
+    #[inline(always)]
+    fn reset(&mut self) {
+        let m = &mut self.m;
+        let s = m.s;
+        let z = [s.splat(0.0); 4];
+        for t in 0..m.p.temps as usize {
+            m.r[t] = z;
+        }
+        for slot in 0..16 {
+            if m.p.written_outputs & (1 << slot) != 0 {
+                m.r[OUT as usize + slot] = z;
+            }
+        }
+        if m.p.version.is_vertex() && m.p.version.major < 3 {
+            m.r[(OUT + OUT_D0) as usize] = [s.splat(1.0); 4];
+        }
+        m.a0 = [s.splat_i(0); 4];
+        m.p0 = [s.mask_from_bits(0); 4];
+        m.al = 0;
+        m.kill = s.mask_from_bits(0);
+    }
+
+    #[inline(always)]
+    fn load_inputs(&mut self, inputs: &[[S::F; 4]; 16]) {
+        for (i, v) in inputs.iter().enumerate() {
+            if self.m.p.inputs_read & (1 << i) != 0 {
+                self.m.r[INPUT as usize + i] = *v;
+            }
+        }
+    }
+
+    /// Runs 8 vertices (see [`run_vertex`]).
+    #[inline(always)]
+    pub fn run_vertex(&mut self, inputs: &[[S::F; 4]; 16], active: S::M) -> [[S::F; 4]; 16] {
+        self.reset();
+        self.load_inputs(inputs);
+        let m = &mut self.m;
+        let s = m.s;
+        m.run(active);
+        m.canonical_nans();
+        let mut out = [[s.splat(0.0); 4]; 16];
+        out.copy_from_slice(&m.r[OUT as usize..OUT as usize + 16]);
+        if m.p.version.major < 3 {
+            // vs < 3.0 colour and fog outputs are clamped to [0, 1] (§4.3, §8.4).
+            for slot in [OUT_D0, OUT_D0 + 1, OUT_FOG] {
+                out[slot as usize] = out[slot as usize].map(|x| arith::sat(s, x));
+            }
+        }
+        out
+    }
+
+    /// Runs two quads (see [`run_pixel`]).
+    #[inline(always)]
+    pub fn run_pixel(&mut self, inputs: &PixelInputs<S>, active: S::M) -> PixelOutputs<S> {
+        self.reset();
+        self.load_inputs(&inputs.v);
+        let m = &mut self.m;
+        let z = m.s.splat(0.0);
+        m.r[VPOS as usize] = [inputs.pos[0], inputs.pos[1], z, z];
+        m.r[VFACE as usize] = [inputs.face; 4];
+        m.run(active);
+        m.canonical_nans();
+        let o = OUT as usize;
+        PixelOutputs {
+            color: [m.r[o], m.r[o + 1], m.r[o + 2], m.r[o + 3]],
+            depth: m.p.writes_depth.then(|| m.r[o + 4][0]),
+            kill: m.kill,
+        }
     }
 }
 
@@ -361,6 +431,25 @@ impl<'a, S: Simd> Machine<'a, S> {
     #[inline(always)]
     pub(super) fn read(&self, src: &Src) -> [S::F; 4] {
         let s = self.s;
+        if let SrcKind::Reg(i) = src.kind {
+            // The common case: a register with an identity or replicate swizzle.
+            let r = &self.r[i as usize];
+            let sw = src.swizzle;
+            let v = match src.shape {
+                Shape::Identity => *r,
+                Shape::Replicate(k) => [r[k as usize & 3]; 4],
+                Shape::General => [
+                    r[sw[0] as usize & 3],
+                    r[sw[1] as usize & 3],
+                    r[sw[2] as usize & 3],
+                    r[sw[3] as usize & 3],
+                ],
+            };
+            return match src.modifier {
+                Modifier::None => v,
+                m => v.map(|x| arith::modify::<S>(s, m, x)),
+            };
+        }
         let v = match src.kind {
             SrcKind::Reg(i) => self.r[i as usize],
             SrcKind::Const(i) => splat4(s, self.const_at(i as i64)),
