@@ -29,7 +29,7 @@ use crate::sampler::BoundTextures;
 use crate::shader::exec::{
     Constants, Link, LinkSource, PixelInputs, Prepared, ScalarPixelInputs, scalar, simd,
 };
-use crate::simd::{FloatV, MaskV, Simd};
+use crate::simd::{FloatV, MaskV, Outlined, Simd};
 
 /// How the interpolated planes of a draw feed a pixel stage's input registers.
 #[derive(Clone, Debug, Default)]
@@ -176,26 +176,11 @@ impl PixelStage for FfpPixelStage {
         _attrs: &AttrPlanes<'_>,
         out: &mut PixelOut<S>,
     ) {
-        let r: [[S::F; 4]; 10] = self.map.regs(s, stamp);
-        let mut texcoord = [r[2]; 8];
-        for t in 0..8 {
-            texcoord[t] = r[2 + t];
-        }
-        let inp = PixelInput {
-            diffuse: r[0],
-            specular: r[1],
-            texcoord,
-        };
-        out.color[0] = self.program.shade8(
-            s,
-            &self.consts,
-            &inp,
-            self.textures.as_ref(),
-            stamp.coverage,
-        );
-        out.written = 1;
-        out.kill = s.mask_from_bits(0);
-        out.depth = None;
+        s.outline(FfpShade {
+            stage: self,
+            stamp,
+            out,
+        });
     }
 
     fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
@@ -278,28 +263,11 @@ impl PixelStage for ShaderPixelStage {
         _attrs: &AttrPlanes<'_>,
         out: &mut PixelOut<S>,
     ) {
-        let v: [[S::F; 4]; 16] = self.map.regs(s, stamp);
-        let pos = [
-            s.splat(stamp.x as f32) + s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]),
-            s.splat(stamp.y as f32) + s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]),
-        ];
-        let face = s.splat(if stamp.front { 1.0 } else { -1.0 });
-        // Every lane of a quad with a covered pixel runs (helpers for derivatives).
-        let bits = stamp.coverage.bits();
-        let active =
-            if bits & 0x33 != 0 { 0x33 } else { 0 } | if bits & 0xCC != 0 { 0xCC } else { 0 };
-        let o = simd::run_pixel(
-            &self.program,
-            s,
-            &PixelInputs { v, pos, face },
-            &self.consts.view(),
-            self.textures.as_ref(),
-            s.mask_from_bits(active),
-        );
-        out.color = o.color;
-        out.written = self.written;
-        out.kill = o.kill;
-        out.depth = o.depth;
+        s.outline(ShaderShade {
+            stage: self,
+            stamp,
+            out,
+        });
     }
 
     fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
@@ -341,5 +309,75 @@ impl PixelStage for ShaderPixelStage {
             }
         }
         outs
+    }
+}
+
+/// [`FfpPixelStage::shade`]'s body, run out of line (see [`Simd::outline`]).
+struct FfpShade<'a, 'b, S: Simd> {
+    stage: &'a FfpPixelStage,
+    stamp: &'a Stamp<'b, S>,
+    out: &'a mut PixelOut<S>,
+}
+
+impl<S: Simd> Outlined<S> for FfpShade<'_, '_, S> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self, s: S) {
+        let r: [[S::F; 4]; 10] = self.stage.map.regs(s, self.stamp);
+        let mut texcoord = [r[2]; 8];
+        for t in 0..8 {
+            texcoord[t] = r[2 + t];
+        }
+        let inp = PixelInput {
+            diffuse: r[0],
+            specular: r[1],
+            texcoord,
+        };
+        self.out.color[0] = self.stage.program.shade8(
+            s,
+            &self.stage.consts,
+            &inp,
+            self.stage.textures.as_ref(),
+            self.stamp.coverage,
+        );
+        self.out.written = 1;
+        self.out.kill = s.mask_from_bits(0);
+        self.out.depth = None;
+    }
+}
+
+/// [`ShaderPixelStage::shade`]'s body, run out of line (see [`Simd::outline`]).
+struct ShaderShade<'a, 'b, S: Simd> {
+    stage: &'a ShaderPixelStage,
+    stamp: &'a Stamp<'b, S>,
+    out: &'a mut PixelOut<S>,
+}
+
+impl<S: Simd> Outlined<S> for ShaderShade<'_, '_, S> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self, s: S) {
+        let v: [[S::F; 4]; 16] = self.stage.map.regs(s, self.stamp);
+        let pos = [
+            s.splat(self.stamp.x as f32) + s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]),
+            s.splat(self.stamp.y as f32) + s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]),
+        ];
+        let face = s.splat(if self.stamp.front { 1.0 } else { -1.0 });
+        // Every lane of a quad with a covered pixel runs (helpers for derivatives).
+        let bits = self.stamp.coverage.bits();
+        let active =
+            if bits & 0x33 != 0 { 0x33 } else { 0 } | if bits & 0xCC != 0 { 0xCC } else { 0 };
+        let o = simd::run_pixel(
+            &self.stage.program,
+            s,
+            &PixelInputs { v, pos, face },
+            &self.stage.consts.view(),
+            self.stage.textures.as_ref(),
+            s.mask_from_bits(active),
+        );
+        self.out.color = o.color;
+        self.out.written = self.stage.written;
+        self.out.kill = o.kill;
+        self.out.depth = o.depth;
     }
 }

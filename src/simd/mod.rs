@@ -53,6 +53,14 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
     /// The backend's name as the scenes runner prints it (`portable`, `avx2`).
     const NAME: &'static str;
 
+    /// Runs `job` in a function of its own, compiled for this backend
+    /// (with AVX2 enabled for [`Avx2`]) and never inlined into the caller.
+    /// Large per-stamp bodies (a shader interpreter, the texture-stage
+    /// cascade) go through here so the rasterizer's inlined loops call one
+    /// copy per backend instead of carrying one per call site, which keeps
+    /// compile times bounded at no measurable cost (one call per 8 pixels).
+    fn outline<J: Outlined<Self>>(self, job: J) -> J::Output;
+
     /// Every lane `v`.
     fn splat(self, v: f32) -> Self::F;
     /// Lanes from an array (lane i = `a[i]`).
@@ -208,6 +216,15 @@ pub trait Kernel {
     type Output;
     /// Runs the kernel with backend `s` (mark implementations `#[inline(always)]`).
     fn run<S: Simd>(self, s: S) -> Self::Output;
+}
+
+/// A job for [`Simd::outline`]: the body runs with the backend `S` the
+/// caller already has (unlike a [`Kernel`], it may hold `S`'s vectors).
+pub trait Outlined<S: Simd> {
+    /// What the job returns.
+    type Output;
+    /// Runs the job (mark implementations `#[inline(always)]`).
+    fn run(self, s: S) -> Self::Output;
 }
 
 /// A resolved backend: which vector code the kernels run.

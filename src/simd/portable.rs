@@ -7,7 +7,7 @@ use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Not, Sub};
 
 use wide::{f32x8, f64x4, i32x8, u32x8};
 
-use super::{FloatV, IntV, MaskV, Simd};
+use super::{FloatV, IntV, MaskV, Outlined, Simd};
 
 /// The portable backend token.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,6 +28,11 @@ impl Simd for Portable {
     type I = PI;
     type M = PM;
     const NAME: &'static str = "portable";
+
+    #[inline(never)]
+    fn outline<J: Outlined<Self>>(self, job: J) -> J::Output {
+        job.run(self)
+    }
 
     #[inline(always)]
     fn splat(self, v: f32) -> PF {

@@ -9,7 +9,7 @@ use core::arch::x86_64::*;
 use std::fmt;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Not, Sub};
 
-use super::{FloatV, IntV, Kernel, MaskV, Simd};
+use super::{FloatV, IntV, Kernel, MaskV, Outlined, Simd};
 
 /// Proof that the CPU supports AVX2 (zero-sized; only [`Avx2::detect`] makes one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +31,16 @@ impl Avx2 {
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn run_avx2<K: Kernel>(k: K, t: Avx2) -> K::Output {
     k.run(t)
+}
+
+/// [`Simd::outline`] for AVX2: a separate, never-inlined function compiled with AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2 (holding an `Avx2` token proves it).
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn outline_avx2<J: Outlined<Avx2>>(job: J, t: Avx2) -> J::Output {
+    job.run(t)
 }
 
 /// Eight f32 lanes (AVX2).
@@ -73,6 +83,12 @@ impl Simd for Avx2 {
     type I = AI;
     type M = AM;
     const NAME: &'static str = "avx2";
+
+    #[inline(always)]
+    fn outline<J: Outlined<Self>>(self, job: J) -> J::Output {
+        // SAFETY: `self` is an `Avx2` token, which exists only on CPUs with AVX2.
+        unsafe { outline_avx2(job, self) }
+    }
 
     #[inline(always)]
     fn splat(self, v: f32) -> AF {
