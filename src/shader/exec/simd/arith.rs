@@ -14,7 +14,7 @@ use crate::texture_fetch::{ddx, ddy};
 use super::super::math;
 use super::super::op::{Dst, DstKind, Kind, Modifier, Op};
 use super::super::regs::{NUM_OUTPUTS, OUT};
-use super::Machine;
+use super::{Machine, map4};
 use crate::shader::token::Comparison;
 
 /// `x` with its sign bit flipped.
@@ -153,12 +153,12 @@ impl<S: Simd> Machine<'_, S> {
                     t.select_f(one, zero)
                 })
             }
-            Kind::Abs => self.read(&src[0]).map(|x| abs(s, x)),
-            Kind::Frc => self.read(&src[0]).map(|x| {
+            Kind::Abs => map4(self.read(&src[0]), |x| abs(s, x)),
+            Kind::Frc => map4(self.read(&src[0]), |x| {
                 let r = x - x.floor();
                 r.ge(one).select_f(s.splat(math::ONE_MINUS_ULP), r)
             }),
-            Kind::Sgn => self.read(&src[0]).map(|x| {
+            Kind::Sgn => map4(self.read(&src[0]), |x| {
                 let r = x.gt(zero).select_f(one, zero);
                 x.lt(zero).select_f(s.splat(-1.0), r)
             }),
@@ -203,7 +203,7 @@ impl<S: Simd> Machine<'_, S> {
                 let a = self.read(&src[0]);
                 let f = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
                 let k = f.ne(zero).select_f(one / f.sqrt(), s.splat(f32::MAX));
-                a.map(|x| x * k)
+                map4(a, |x| x * k)
             }
             Kind::SinCos => {
                 let x = self.read(&src[0])[3].to_array();
@@ -221,8 +221,8 @@ impl<S: Simd> Machine<'_, S> {
                     t.select_f(b[c], d[c])
                 })
             }
-            Kind::Dsx => self.read(&src[0]).map(|x| ddx(s, x)),
-            Kind::Dsy => self.read(&src[0]).map(|x| ddy(s, x)),
+            Kind::Dsx => map4(self.read(&src[0]), |x| ddx(s, x)),
+            Kind::Dsy => map4(self.read(&src[0]), |x| ddy(s, x)),
             Kind::MovA | Kind::MovAFloor => {
                 let a = self.read(&src[0]);
                 for c in 0..4 {
@@ -306,7 +306,7 @@ impl<S: Simd> Machine<'_, S> {
             _ => return,
         };
         let s = self.s;
-        let v = if d.sat { v.map(|x| sat(s, x)) } else { v };
+        let v = if d.sat { map4(v, |x| sat(s, x)) } else { v };
         for (c, x) in v.into_iter().enumerate() {
             if d.mask & (1 << c) == 0 {
                 continue;

@@ -129,7 +129,7 @@ impl<'a, S: Simd> Executor<'a, S> {
         if m.p.version.major < 3 {
             // vs < 3.0 colour and fog outputs are clamped to [0, 1] (§4.3, §8.4).
             for slot in [OUT_D0, OUT_D0 + 1, OUT_FOG] {
-                out[slot as usize] = out[slot as usize].map(|x| arith::sat(s, x));
+                out[slot as usize] = map4(out[slot as usize], |x| arith::sat(s, x));
             }
         }
         out
@@ -402,7 +402,7 @@ impl<'a, S: Simd> Machine<'a, S> {
         for slot in 0..16 {
             if self.p.written_outputs & (1 << slot) != 0 {
                 let r = &mut self.r[OUT as usize + slot];
-                *r = r.map(|x| x.ne(x).select_f(nan, x));
+                *r = map4(*r, |x| x.ne(x).select_f(nan, x));
             }
         }
     }
@@ -447,7 +447,7 @@ impl<'a, S: Simd> Machine<'a, S> {
             };
             return match src.modifier {
                 Modifier::None => v,
-                m => v.map(|x| arith::modify::<S>(s, m, x)),
+                m => map4(v, |x| arith::modify::<S>(s, m, x)),
             };
         }
         let v = match src.kind {
@@ -465,7 +465,7 @@ impl<'a, S: Simd> Machine<'a, S> {
                             out[k][l] = v[k];
                         }
                     }
-                    out.map(|a| s.f32s(a))
+                    map4(out, |a| s.f32s(a))
                 }
             },
             SrcKind::InputRel { base, index } => match index {
@@ -483,7 +483,7 @@ impl<'a, S: Simd> Machine<'a, S> {
                             }
                         }
                     }
-                    out.map(|a| s.f32s(a))
+                    map4(out, |a| s.f32s(a))
                 }
             },
             SrcKind::Zero => [s.splat(0.0); 4],
@@ -497,7 +497,7 @@ impl<'a, S: Simd> Machine<'a, S> {
         ];
         match src.modifier {
             Modifier::None => v,
-            m => v.map(|x| arith::modify::<S>(s, m, x)),
+            m => map4(v, |x| arith::modify::<S>(s, m, x)),
         }
     }
 
@@ -516,9 +516,19 @@ impl<'a, S: Simd> Machine<'a, S> {
     }
 }
 
+/// `a.map(f)` for the 4 components of a register, always inlined: `array::map`
+/// goes through `try_map`, which LLVM leaves out of line, and a closure
+/// compiled there runs outside the AVX2 context of `Simd::outline`, so every
+/// intrinsic in it becomes a call (S3's `frc` spent ~60 % of its time in
+/// out-of-line `_mm256_*` calls).
+#[inline(always)]
+fn map4<T: Copy, U>(a: [T; 4], mut f: impl FnMut(T) -> U) -> [U; 4] {
+    [f(a[0]), f(a[1]), f(a[2]), f(a[3])]
+}
+
 #[inline(always)]
 fn splat4<S: Simd>(s: S, v: [f32; 4]) -> [S::F; 4] {
-    v.map(|x| s.splat(x))
+    map4(v, |x| s.splat(x))
 }
 
 /// Register slot of input `i`, if in range.

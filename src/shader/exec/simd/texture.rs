@@ -69,6 +69,6 @@ impl<S: Simd> Machine<'_, S> {
             }
         };
         let t = self.fetch.sample(s, slot as usize, coords, lod, m);
-        swizzle.map(|k| t[k as usize & 3])
+        super::map4(swizzle, |k| t[k as usize & 3])
     }
 }
