@@ -613,7 +613,7 @@ impl Gen<'_, '_> {
                     let target = self.callable + self.inp.below(LABELS - self.callable);
                     let l = match self.inp.below(3) {
                         0 => format!("call l{target}"),
-                        1 => format!("callnz l{target}, {}b{}", "", self.inp.below(4)),
+                        1 => format!("callnz l{target}, b{}", self.inp.below(4)),
                         _ if p.dynamic() => {
                             let not = if self.inp.chance(2) { "!" } else { "" };
                             format!(
