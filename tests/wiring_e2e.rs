@@ -4,6 +4,9 @@
 //! fixed-function and shader draws on which Warp and Reference must agree
 //! bit for bit.
 
+// 6.28 is just a random range and `% n == 0` a coin flip, not maths to name.
+#![allow(clippy::approx_constant, clippy::manual_is_multiple_of)]
+
 use glam::{Mat4, Vec3};
 use warp9::state::{
     Color, Cull, FogMode, Light, LightType, Material, TextureAddress, TextureFilter, TransformType,

@@ -14,6 +14,9 @@
 //! not touched (so unclipped geometry keeps its exact vertices); clipped
 //! polygons become fans that keep the winding and the provoking vertex.
 
+// `!(d >= 0.0)` is deliberate throughout: a NaN distance counts as outside.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 use crate::geom::clip::GUARD;
 use crate::geom::{Prim, VertexBuf};
 use crate::state::Viewport;
@@ -295,7 +298,7 @@ mod tests {
         // Entirely behind: nothing.
         let mut buf3 = VertexBuf {
             stride: 5,
-            data: vec![0.0, 0.0, -1.0, -1.0, 0.0].repeat(3),
+            data: [0.0, 0.0, -1.0, -1.0, 0.0].repeat(3),
         };
         assert!(clip_and_project(&mut buf3, vec![tri], &volume_planes(&vp()), &vp()).is_empty());
     }

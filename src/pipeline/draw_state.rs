@@ -171,7 +171,8 @@ fn ffp_pixel_inputs(ffp: &FfpState, stages: usize, pretransformed: bool) -> Inpu
     l
 }
 
-/// The pixel stage of a draw.
+/// The pixel stage of a draw (one per draw, never moved: size does not matter).
+#[allow(clippy::large_enum_variant)]
 enum Stage {
     Color(ColorStage),
     Ffp(FfpPixelStage),

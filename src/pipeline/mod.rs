@@ -92,7 +92,9 @@ impl Pipeline {
 fn vertex_numbers(call: &DrawCall) -> Vec<u32> {
     let n = call.primitive.vertex_count(call.primitive_count) as usize;
     match &call.source {
-        VertexSource::Streams { start_vertex } => (0..n as u32).map(|i| start_vertex.wrapping_add(i)).collect(),
+        VertexSource::Streams { start_vertex } => (0..n as u32)
+            .map(|i| start_vertex.wrapping_add(i))
+            .collect(),
         VertexSource::Indexed(ix) => {
             let size = if ix.index32 { 4 } else { 2 };
             let start = ix.start_index as usize * size;

@@ -325,9 +325,7 @@ impl<S: Simd> Outlined<S> for FfpShade<'_, '_, S> {
     fn run(self, s: S) {
         let r: [[S::F; 4]; 10] = self.stage.map.regs(s, self.stamp);
         let mut texcoord = [r[2]; 8];
-        for t in 0..8 {
-            texcoord[t] = r[2 + t];
-        }
+        texcoord.copy_from_slice(&r[2..10]);
         let inp = PixelInput {
             diffuse: r[0],
             specular: r[1],

@@ -107,7 +107,8 @@ impl Varyings {
     }
 }
 
-/// What transforms the vertices of a draw.
+/// What transforms the vertices of a draw (one per draw: size does not matter).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum VertexProc {
     /// Fixed-function T&L.
     Ffp {
