@@ -477,3 +477,70 @@ fn shader_info_reports_the_program() {
             .any(|o| o.usage == shader::token::Usage::TexCoord && o.index == 3 && o.mask.0 == 0x3)
     );
 }
+
+/// vs_1_1 (bytecode.md §4.2, §4.4, §5, §6.2, §7): validated at every
+/// level (VertexShaderVersion is 2.0 or more everywhere) with its own
+/// opcode set, `mov a0.x`, 128 slots and SM1 slot costs.
+#[test]
+fn vs_1_1_profile() {
+    const VS11: &str = "vs_1_1\ndcl_position v0\ndcl_color0 v1\nm4x4 oPos, v0, c0\nmov a0.x, v1.w\nmov oD0, c[a0.x + 4]\n";
+    for l in ShaderLimits::ALL_LEVELS {
+        let info = ok(VS11, &l);
+        assert_eq!(info.instruction_slots, 6);
+        assert!(info.relative_addressing);
+    }
+    let prog = |body: &str| format!("vs_1_1\ndcl_position v0\nmov oPos, v0\n{body}");
+    // SM2 instructions and flow control do not exist in vs_1_1.
+    for body in [
+        "mova a0.x, v0.x\n",
+        "pow r0, v0.x, v0.y\n",
+        "abs r0, v0\n",
+        "nrm r0, v0\n",
+        "lrp r0, v0, v0, v0\n",
+        "crs r0.xyz, v0, c0\n",
+        "rep i0\nendrep\n",
+        "if b0\nendif\n",
+    ] {
+        bad(&prog(body), &L91, "opcode-profile", None);
+    }
+    bad(
+        "vs_1_1\ndefi i0, 1, 0, 0, 0\ndcl_position v0\nmov oPos, v0\n",
+        &L91,
+        "opcode-profile",
+        None,
+    );
+    // a0 is written by `mov a0.x` only.
+    ok(&prog("mov a0.x, v0.y\nmov oD0, c[a0.x]\n"), &L91);
+    bad(&prog("mov a0, v0\n"), &L91, "mova", None);
+    bad(&prog("add a0.x, v0, c0\n"), &L91, "mova", None);
+    // Scalar sources need no replicate swizzle (the w channel is used).
+    ok(
+        &prog("rcp r0, v0\nexpp r1, v0.wzyx\nmov oT0, r0\nmov oT1, r1\n"),
+        &L91,
+    );
+    // frc exists for .y and .xy only.
+    ok(
+        &prog("frc r0.y, v0\nfrc r1.xy, v0\nmov oT0.y, r0\nmov oT1.xy, r1\n"),
+        &L91,
+    );
+    bad(&prog("frc r0, v0\nmov oT0, r0\n"), &L91, "frc", None);
+    // Registers: 12 temps, inputs declared, no _sat, no abs.
+    bad(&prog("mov r12, v0\n"), &L91, "register-index", None);
+    bad(&prog("mov oT0, v1\n"), &L91, "declaration", None);
+    bad(&prog("mov oT0, r1\n"), &L91, "uninitialized-read", None);
+    bad(&prog("mov_sat oD0, v0\n"), &L91, "dst-modifier", None);
+    bad("vs_1_1\nmov oD0, c0\n", &L91, "output-required", None);
+    // Slots: exp and log cost 10, frc 3, lit 1; 128 in all.
+    let info = ok(
+        &prog("exp r0, v0.x\nlog r1, v0.y\nfrc r2.y, v0\nlit r3, v0\n"),
+        &L91,
+    );
+    assert_eq!(info.instruction_slots, 1 + 10 + 10 + 3 + 1);
+    ok(&prog(&"exp r0, v0.x\n".repeat(12)), &L91);
+    bad(
+        &prog(&"exp r0, v0.x\n".repeat(13)),
+        &L91,
+        "instruction-slots",
+        None,
+    );
+}

@@ -247,6 +247,17 @@ impl Opcode {
         }
     }
 
+    /// Instruction slots this opcode costs in vs_1_1, where `exp` and
+    /// `log` are 10-slot macros, `frc` 3 and `lit` 1 (§5).
+    pub fn vs11_slots(self) -> u32 {
+        match self {
+            Opcode::Exp | Opcode::Log => 10,
+            Opcode::Frc => 3,
+            Opcode::Lit => 1,
+            other => other.slots(0, false, false),
+        }
+    }
+
     /// Instruction slots this opcode costs (§4.4, §5); `texture_slots`
     /// (`lrp` and ps_3_0 `texkill` cost 1 and `nop` 0, as in fxc's own estimates over
     /// the conformance corpus, where the spec table says 2);

@@ -249,7 +249,9 @@ fn components_read(
     let mask = ins.dst.map_or(WriteMask(0xF), |d| d.mask);
     let via = |m: u8| s.swizzle.components_read(WriteMask(m)).0;
     match (ins.opcode, role(ins, k, v)) {
-        (_, Role::Scalar) => via(0x1),
+        // The scalar is the replicated component; a vs_1_1 source without
+        // a replicate swizzle gives the w channel's (§6.2).
+        (_, Role::Scalar) => via(if v.is_sm1() { 0x8 } else { 0x1 }),
         (
             _,
             Role::TempScratch
@@ -315,7 +317,11 @@ pub(crate) fn check(
             .get(1)
             .and_then(|s| decls.sampler(s.reg.index as u32))
             .is_some_and(|t| matches!(t, TextureType::Cube | TextureType::Volume));
-        let mut cost = op.slots(ins.control, p.texture_slot_costs, cube);
+        let mut cost = if p.sm1 {
+            op.vs11_slots()
+        } else {
+            op.slots(ins.control, p.texture_slot_costs, cube)
+        };
         if ins.predicate.is_some() {
             cost += 1;
         }

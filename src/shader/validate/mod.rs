@@ -60,12 +60,14 @@ fn version_name(tok: u32) -> String {
 
 fn check_version(v: Version, l: &ShaderLimits) -> Result<(), ShaderError> {
     let name = v.profile_name();
-    if v.is_sm1() {
+    // vs_1_x runs (held against VertexShaderVersion below, which is 2.0 or
+    // more at every level); ps_1_x decodes and disassembles only.
+    if v.is_sm1() && v.is_pixel() {
         return Err(ShaderError::new(
             ShaderErrorKind::NotAvailable,
             "shader-model",
             format!(
-                "{name}: shader model 1 programs are decoded and disassembled but not executed"
+                "{name}: shader model 1 pixel shaders are decoded and disassembled but not executed"
             ),
         ));
     }

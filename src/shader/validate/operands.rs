@@ -263,6 +263,14 @@ fn check_dst(
         index_in_range_count(p, i, ins, d.reg.file, d.reg.index as u32, count, v)?;
     }
     match (d.reg.file, op) {
+        // vs_1_1 has no mova: `mov a0.x, src` (a0 has only .x there, §4.2).
+        (F::AddrOrTexture, Mov) if p.sm1 && d.mask.0 == 0x1 => {}
+        (F::AddrOrTexture, Mov) if p.sm1 => {
+            return Err(e("mova", "vs_1_1 writes a0 only as mov a0.x".into()));
+        }
+        (F::AddrOrTexture, _) if p.sm1 => {
+            return Err(e("mova", "a0 can only be written by mov a0.x".into()));
+        }
         (F::AddrOrTexture, MovA) | (F::Predicate, SetP) => {}
         (F::AddrOrTexture, _) => return Err(e("mova", "a0 can only be written by mova".into())),
         (_, MovA) => return Err(e("mova", "mova writes a0".into())),
@@ -396,10 +404,11 @@ fn check_src(
             ),
         ));
     }
-    // Swizzles.
+    // Swizzles. vs_1_1 scalar sources may carry any swizzle: the
+    // interpreter uses the w channel's component (§6.2).
     let sw = s.swizzle;
     match r {
-        Role::Scalar | Role::Condition if file != F::ConstBool && !sw.is_replicate() => {
+        Role::Scalar | Role::Condition if file != F::ConstBool && !sw.is_replicate() && !p.sm1 => {
             return Err(e(
                 "scalar-swizzle",
                 format!(
@@ -480,6 +489,10 @@ fn specific(p: &Profile, i: usize, ins: &Instruction, v: Version) -> Result<(), 
     let srcs = ins.srcs();
     let same_as_src = |n: usize| srcs.iter().take(n).any(|s| s.reg == d.reg);
     match ins.opcode {
+        // frc is a macro in vs_1_1 that exists only for .y and .xy (§7).
+        Frc if p.sm1 && !matches!(d.mask.0, 0x2 | 0x3) => {
+            return e("frc", "vs_1_1 frc writes .y or .xy only");
+        }
         SinCos if (d.reg.file != F::Temp || d.mask.0 & !0x3 != 0) => {
             return e("sincos", "sincos writes a temp with mask .x, .y or .xy");
         }

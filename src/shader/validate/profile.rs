@@ -1,4 +1,4 @@
-//! What one profile (vs_2_0 … ps_3_0, shaped by the device limits) allows:
+//! What one profile (vs_1_1 … ps_3_0, shaped by the device limits) allows:
 //! register counts per file and position, opcode availability, nesting
 //! limits (bytecode.md §4.2, §4.6, §5; caps.md §6, §8).
 
@@ -14,6 +14,8 @@ use crate::shader::token::{RegisterFile, Version};
 pub struct Profile {
     pub vs: bool,
     pub sw: bool,
+    /// vs_1_x (ps_1_x never gets this far: it is not available).
+    pub sm1: bool,
     /// vs_3_0 / ps_3_0 (and `_sw` of major 3).
     pub sm3: bool,
     /// vs_2_x / ps_2_x (2.1 tokens) and the 2_sw profiles.
@@ -45,6 +47,7 @@ impl Profile {
     pub fn new(v: Version, l: &ShaderLimits) -> Profile {
         let vs = v.is_vertex();
         let sw = v.is_software();
+        let sm1 = vs && v.is_sm1();
         let sm3 = v.major >= 3;
         let x = v.major == 2 && v.minor != 0;
         let ps20 = !vs && v.major == 2 && v.minor == 0;
@@ -109,6 +112,8 @@ impl Profile {
                     l.max_vertex_shader30_instruction_slots,
                     Some("MaxVertexShader30InstructionSlots"),
                 ))
+            } else if sm1 {
+                Some((128, None))
             } else {
                 Some((256, None))
             }
@@ -128,6 +133,7 @@ impl Profile {
         Profile {
             vs,
             sw,
+            sm1,
             sm3,
             x,
             ps20,
@@ -139,7 +145,7 @@ impl Profile {
             gradients: !vs && ps_cap(PS20CAPS_GRADIENTINSTRUCTIONS),
             dependent_read_limit: !vs && !ps_cap(PS20CAPS_NODEPENDENTREADLIMIT),
             tex_instruction_limit: !vs && !ps_cap(PS20CAPS_NOTEXINSTRUCTIONLIMIT),
-            static_flow: vs || sm3 || sw || (x && ps20c.static_flow_control_depth > 0),
+            static_flow: (vs && !sm1) || sm3 || sw || (x && ps20c.static_flow_control_depth > 0),
             dynamic_depth,
             static_depth,
             loop_depth,
@@ -181,7 +187,7 @@ impl Profile {
                     8
                 }
             }
-            (ConstInt, false) | (ConstBool, false) if vs || !self.ps20 => {
+            (ConstInt, false) | (ConstBool, false) if !self.sm1 && (vs || !self.ps20) => {
                 if sw {
                     2048
                 } else {
@@ -202,7 +208,7 @@ impl Profile {
                     16
                 }
             }
-            (Loop, false) if vs || sm3 => 1,
+            (Loop, false) if (vs && !self.sm1) || sm3 => 1,
             (MiscType, false) if !vs && sm3 => 2,
             (Label, false) if self.static_flow => self.labels,
             (Predicate, _) if self.predication => 1,
@@ -216,6 +222,40 @@ impl Profile {
     pub fn opcode_exists(&self, op: Opcode) -> bool {
         use Opcode::*;
         let (vs, sm3, ps20) = (self.vs, self.sm3, self.ps20);
+        if self.sm1 {
+            // vs_1_1 (§5, SM1 column): no flow control, no SM2 additions;
+            // `mov` also writes a0.
+            return matches!(
+                op,
+                Nop | Mov
+                    | Add
+                    | Sub
+                    | Mad
+                    | Mul
+                    | Rcp
+                    | Rsq
+                    | Dp3
+                    | Dp4
+                    | Min
+                    | Max
+                    | Slt
+                    | Sge
+                    | Exp
+                    | Log
+                    | Lit
+                    | Dst
+                    | Frc
+                    | M4x4
+                    | M4x3
+                    | M3x4
+                    | M3x3
+                    | M3x2
+                    | ExpP
+                    | LogP
+                    | Dcl
+                    | Def
+            );
+        }
         match op {
             Nop | Mov | Add | Sub | Mad | Mul | Rcp | Rsq | Dp3 | Dp4 | Min | Max | Exp | Log
             | Lrp | Frc | M4x4 | M4x3 | M3x4 | M3x3 | M3x2 | Pow | Crs | Abs | Nrm | SinCos
