@@ -472,7 +472,23 @@ fn shader_versions_and_ps20caps() {
         &["GRADIENTINSTRUCTIONS"],
     );
     assert!(device(L9_3).create_pixel_shader(&ps2x).is_ok());
-    // Shader model 1 decodes but does not run.
+    // vs_1_1 runs at every level (VertexShaderVersion >= 2.0 everywhere);
+    // it is validated like any other vertex shader.
+    let vs11 = asm("vs_1_1\ndcl_position v0\nmov a0.x, v0.x\nmov oPos, c[a0.x + 1]\n");
+    for level in [L9_1, L9_2, L9_3, Sm3] {
+        let s = device(level)
+            .create_vertex_shader(&vs11)
+            .unwrap_or_else(|e| panic!("vs_1_1 at {level}: {e}"));
+        assert_eq!(s.version(), 0xFFFE_0101);
+    }
+    assert_rejected(
+        device(L9_1).create_vertex_shader(&asm(
+            "vs_1_1\ndcl_position v0\nmova a0.x, v0.x\nmov oPos, v0\n",
+        )),
+        ErrorKind::InvalidCall,
+        &["mova", "vs_1_1"],
+    );
+    // Shader model 1 pixel shaders decode but do not run.
     let ps11 = asm("ps_1_1\ntex t0\nmov r0, t0\n");
     assert_rejected(
         device(Sm3).create_pixel_shader(&ps11),

@@ -121,9 +121,11 @@ impl Device {
                 if is_pixel { "pixel" } else { "vertex" }
             )));
         }
-        if program.version.major < 2 {
+        // vs_1_1 runs (validated below like any vertex shader); ps_1_x
+        // only decodes and disassembles.
+        if pixel && program.version.is_sm1() {
             return Err(Error::not_available(format!(
-                "{call}: shader model {}.{} decodes and disassembles, but warp9 runs shader models 2.0 and 3.0 only",
+                "{call}: shader model {}.{} pixel shaders decode and disassemble, but warp9 runs ps_2_0 to ps_3_0 only",
                 program.version.major, program.version.minor
             )));
         }
@@ -143,7 +145,9 @@ impl Device {
 
     /// `CreateVertexShader`: decodes and validates the bytecode against the
     /// vertex caps (VertexShaderVersion, VS20Caps, constants, slots).
-    /// Shader model 1 bytecode is `NotAvailable`.
+    /// vs_1_1 is accepted at every level (VertexShaderVersion is 2.0 or
+    /// more everywhere) and runs with its own `mov a0.x` (floor) and
+    /// four-component `expp`.
     pub fn create_vertex_shader(&mut self, tokens: &[u32]) -> Result<VertexShader> {
         Ok(VertexShader(self.create_shader(tokens, false)?))
     }
