@@ -8,6 +8,8 @@ mod exec_support;
 
 use exec_support::{Consts, program, run_vs, vin};
 use std::f32::{INFINITY as INF, NAN, NEG_INFINITY as NINF};
+use warp9::shader::exec::point_fetch::PointFetch;
+use warp9::shader::exec::{ExecKey, Prepared};
 
 const MAXF: f32 = f32::MAX;
 const DEN: f32 = 1e-40; // a denormal
@@ -558,6 +560,95 @@ fn vs_1_1_mov_a0_floors_and_expp_has_four_components() {
     assert_eq!(out[1][5], [19.0; 4]);
     assert_eq!(out[0][6], [4.0, 0.5, 2f32.powf(2.5), 1.0]);
     assert!((out[0][6][2] - 5.656854).abs() < 1e-6);
+}
+
+/// Runs a validated program on `lanes` (scalar and every backend, bit-equal).
+fn run_valid(text: &str, lanes: &[[[f32; 4]; 16]]) -> Vec<[[f32; 4]; 16]> {
+    let prog = exec_support::valid_program(text);
+    let p = Prepared::new(&prog, ExecKey::new(&prog, &[]));
+    exec_support::run_vs_prepared(&p, lanes, &Consts::indexed(), &PointFetch::default())
+}
+
+/// vs_1_1 `mov a0.x` floors (bytecode.md §4.3, §7.7) where vs_2_0 `mova`
+/// rounds half away from zero; both index `c[a0.x + 20]` (c# = #), and an
+/// index outside the 64 constants reads 0 as in vs_2_0.
+#[test]
+fn vs_1_1_mov_a0_floors_where_mova_rounds() {
+    // (v0.x, vs_1_1 a0.x, vs_2_0 a0.x)
+    let cases: [(f32, f32, f32); 12] = [
+        (1.7, 1.0, 2.0),
+        (1.5, 1.0, 2.0),
+        (1.4, 1.0, 1.0),
+        (2.0, 2.0, 2.0),
+        (0.0, 0.0, 0.0),
+        (-0.0, 0.0, 0.0),
+        (-0.3, -1.0, 0.0),
+        (-0.5, -1.0, -1.0),
+        (-1.0, -1.0, -1.0),
+        (-1.5, -2.0, -2.0),
+        (-2.5, -3.0, -3.0),
+        (0.999_999_9, 0.0, 1.0),
+    ];
+    let vs11 = "vs_1_1\ndcl_position v0\nmov oPos, v0\nmov a0.x, v0.x\nmov oT0, c[a0.x + 20]\n";
+    let vs20 = "vs_2_0\ndcl_position v0\nmov oPos, v0\nmova a0.x, v0.x\nmov oT0, c[a0.x + 20]\n";
+    for chunk in cases.chunks(8) {
+        let lanes: Vec<_> = chunk.iter().map(|c| vin(&[x(c.0)])).collect();
+        let (o11, o20) = (run_valid(vs11, &lanes), run_valid(vs20, &lanes));
+        for (k, &(v, floor, round)) in chunk.iter().enumerate() {
+            assert_eq!(o11[k][5], [20.0 + floor; 4], "vs_1_1 mov a0.x, {v}");
+            assert_eq!(o20[k][5], [20.0 + round; 4], "vs_2_0 mova a0.x, {v}");
+        }
+    }
+    // Out of range both ways: c[-1] and c[64] read (0, 0, 0, 0).
+    let lanes = [vin(&[x(-20.5)]), vin(&[x(44.2)]), vin(&[x(43.9)])];
+    let o = run_valid(vs11, &lanes);
+    assert_eq!(o[0][5], [0.0; 4]);
+    assert_eq!(o[1][5], [0.0; 4]);
+    assert_eq!(o[2][5], [63.0; 4]);
+}
+
+/// vs_1_1 `expp` is (2^floor(v), v − floor(v), 2^v, 1) (§7, §11.7 vector
+/// c0.x = 2.5 → (4, 0.5, 5.656854, 1)); vs_2_0 `expp` replicates 2^v, and
+/// `logp` replicates log2|v| in both.
+#[test]
+fn vs_1_1_expp_has_four_components_and_logp_replicates() {
+    let body =
+        "dcl_position v0\nmov oPos, v0\nexpp r0, v0.x\nlogp r1, v0.x\nmov oT0, r0\nmov oT1, r1\n";
+    let lanes = [vin(&[x(2.5)]), vin(&[x(-1.5)]), vin(&[x(3.0)])];
+    let o11 = run_valid(&format!("vs_1_1\n{body}"), &lanes);
+    let o20 = run_valid(&format!("vs_2_0\n{body}"), &lanes);
+    let e25 = 2f32.powf(2.5);
+    assert_eq!(o11[0][5][..2], [4.0, 0.5]);
+    assert!((o11[0][5][2] - 5.656854).abs() < 1e-6, "{:?}", o11[0][5]);
+    assert_eq!(o11[0][5][3], 1.0);
+    assert_eq!(o11[1][5][..2], [0.25, 0.5]);
+    assert!((o11[1][5][2] - 2f32.powf(-1.5)).abs() < 1e-7);
+    assert_eq!(o11[1][5][3], 1.0);
+    assert_eq!(o11[2][5], [8.0, 0.0, 8.0, 1.0]);
+    assert!(
+        o20[0][5].iter().all(|&c| (c - e25).abs() < 1e-6),
+        "{:?}",
+        o20[0][5]
+    );
+    assert_eq!(o20[2][5], [8.0; 4]);
+    for o in [&o11, &o20] {
+        for (k, v) in [2.5f32, 1.5, 3.0].into_iter().enumerate() {
+            let l = o[k][6];
+            assert!(l.iter().all(|&c| c == l[0]), "logp {v}: {l:?}");
+            assert!((l[0] - v.log2()).abs() < 1e-6, "logp {v}: {l:?}");
+        }
+    }
+}
+
+/// A vs_1_1 scalar source without a replicate swizzle uses the w channel's
+/// component (§6.2), and the validator accepts it there.
+#[test]
+fn vs_1_1_scalar_source_uses_the_w_channel() {
+    let text =
+        "vs_1_1\ndcl_position v0\nmov oPos, v0\nrcp oT0, v0.xyzw\nexpp r0, v0.wzyx\nmov oT1, r0\n";
+    let o = run_valid(text, &[vin(&[[1.0, 2.0, 4.0, 8.0]])]);
+    assert_eq!(o[0][5], [0.125; 4]);
+    assert_eq!(o[0][6], [2.0, 0.0, 2.0, 1.0]);
 }
 
 #[test]

@@ -203,6 +203,61 @@ fn ps_2_0_samples_and_uses_constants() {
     }
 }
 
+/// Draws `textured_quad` through a vs_1_1 shader and a ps_2_0 that
+/// outputs `out` (`v0` or `t0`), with vertex constants `c0`, `c3`–`c6`.
+fn vs_1_1_quad(driver: DriverType, c0: [f32; 4], out: &str) -> Vec<u32> {
+    let mut d = device(driver, 4);
+    d.set_fvf(Fvf::XYZ | Fvf::TEX1).unwrap();
+    // vs_1_1 `mov a0.x` floors; `expp` has the four-component form.
+    let vs = d
+        .create_vertex_shader(&asm(
+            "vs_1_1\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov a0.x, c0.x\n\
+             mov oD0, c[a0.x + 4]\nexpp r0, c0.y\nmov oT0, r0\n",
+        ))
+        .unwrap();
+    let ps = d
+        .create_pixel_shader(&asm(&format!("ps_2_0\ndcl v0\ndcl t0\nmov oC0, {out}\n")))
+        .unwrap();
+    d.set_vertex_shader(Some(&vs));
+    d.set_pixel_shader(Some(&ps));
+    d.set_vertex_shader_constant_f(0, &[c0]).unwrap();
+    d.set_vertex_shader_constant_f(
+        3,
+        &[
+            [1.0, 0.0, 0.0, 1.0],
+            [0.0, 1.0, 0.0, 1.0],
+            [0.0, 0.0, 1.0, 1.0],
+            [1.0, 1.0, 0.0, 1.0],
+        ],
+    )
+    .unwrap();
+    textured_quad(&mut d);
+    pixels(&d)
+}
+
+#[test]
+fn vs_1_1_draws_with_floor_a0_and_four_component_expp() {
+    // c[a0.x + 4] with a0.x = floor(c0.x): c3 red, c4 green, c5 blue, c6 yellow.
+    // (vs_2_0 `mova` would pick c6 for 1.5 and c4 for -0.3 and -0.5.)
+    for (x, want) in [
+        (1.5, 0xFF00_00FF),
+        (1.0, 0xFF00_00FF),
+        (-0.3, 0xFFFF_0000),
+        (-0.5, 0xFFFF_0000),
+        (0.0, 0xFF00_FF00),
+        (2.99, 0xFFFF_FF00),
+    ] {
+        let img = both(|driver| vs_1_1_quad(driver, [x, 0.0, 0.0, 0.0], "v0"));
+        assert!(img.iter().all(|&p| p == want), "a0 from {x}: {img:08x?}");
+    }
+    // expp of -1.5: (2^-2, 0.5, 2^-1.5, 1) → ARGB (1, 0.25, 0.5, 0.354).
+    let img = both(|driver| vs_1_1_quad(driver, [0.0, -1.5, 0.0, 0.0], "t0"));
+    assert!(
+        img.iter().all(|&p| near(p, 0xFF40_805A)),
+        "expp: {img:08x?}"
+    );
+}
+
 fn fogged(table: bool) -> Vec<u32> {
     both(|driver| {
         let mut d = device(driver, 4);
