@@ -79,7 +79,7 @@ pub struct ShaderSpec {
 }
 
 impl ShaderSpec {
-    /// Whether this is a ps_1_x shader (skipped until shader model 1 runs).
+    /// Whether this is a ps_1_x shader (skipped until ps_1_x runs).
     pub fn is_ps1(&self) -> bool {
         self.version.starts_with("ps_1_")
     }

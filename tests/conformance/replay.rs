@@ -187,12 +187,9 @@ impl Replay {
                 .map(|s| (Some(s), None))
         };
         match result {
-            Err(e) if spec.is_ps1() && e.kind() == ErrorKind::NotAvailable => {
-                Err(Stop::Skip(format!(
-                    "{} is NotAvailable (shader model 1 does not run yet)",
-                    what()
-                )))
-            }
+            Err(e) if spec.is_ps1() && e.kind() == ErrorKind::NotAvailable => Err(Stop::Skip(
+                format!("{} is NotAvailable (ps_1_x does not run yet)", what()),
+            )),
             r => api(what, r),
         }
     }
