@@ -107,7 +107,8 @@ pub(crate) struct DrawState {
     pub(crate) fill: FillMode,
     pub(crate) flat: bool,
     pub(crate) last_pixel: bool,
-    /// Pre-transformed input: pixels with z outside [0, 1] are discarded.
+    /// Pre-transformed input on a device with D3DPMISCCAPS_CLIPTLVERTS:
+    /// pixels with z outside [0, 1] are discarded.
     pub(crate) z_clip_per_pixel: bool,
     pub(crate) depth: Option<DepthState>,
     pub(crate) alpha_test: Option<(CmpFunc, f32)>,
@@ -305,7 +306,14 @@ impl DrawState {
             fill: rs(d, Rs::FillMode, FillMode::Solid),
             flat: rs(d, Rs::ShadeMode, ShadeMode::Gouraud) == ShadeMode::Flat,
             last_pixel: d.state.rs_bool(Rs::LastPixel),
-            z_clip_per_pixel: pretransformed,
+            // Pre-transformed z outside [0, 1] is clipped only where the
+            // device claims D3DPMISCCAPS_CLIPTLVERTS (Wine z_range_test);
+            // elsewhere it is drawn with its depth clamped.
+            z_clip_per_pixel: pretransformed
+                && d
+                    .caps
+                    .primitive_misc_caps
+                    .contains(crate::caps::PrimitiveMiscCaps::CLIPTLVERTS),
             depth,
             alpha_test,
             blend,
