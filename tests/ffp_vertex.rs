@@ -111,6 +111,35 @@ fn normal_matrix_normalize_and_singular_world() {
     s.set_transform(Tt::WORLD, Mat4::from_scale(Vec3::new(0.0, 3.0, 1.0)));
     let out = run(&s, &els, &vb, 24, 1, DrawOptions::default());
     close(&out[0].texcoord[0], &[0.0, 3.0, 0.0, 1.0], 1e-6);
+    // Non-affine World·View: the 4x4 inverse transpose's 3x3 (Windows lights
+    // Wine's lighting_test non-affine quad black: N = (0, 0, -1) → 0).
+    s.set_transform(
+        Tt::WORLD,
+        Mat4::from_cols_array_2d(&[
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, -1.0],
+            [10.0, 10.0, 10.0, 0.0],
+        ]),
+    );
+    let out = run(
+        &s,
+        &els,
+        &f32s(&[0.0, 0.0, 0.0, 0.0, 0.0, -1.0]),
+        24,
+        1,
+        DrawOptions::default(),
+    );
+    close(&out[0].texcoord[0], &[0.0, 0.0, 0.0, 1.0], 1e-6);
+    let out = run(
+        &s,
+        &els,
+        &f32s(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
+        24,
+        1,
+        DrawOptions::default(),
+    );
+    close(&out[0].texcoord[0], &[1.0, 0.0, -1.0, 1.0], 1e-6);
     // A zero normal normalises to zero.
     s.set_render(RenderState::NormalizeNormals(true));
     let out = run(&s, &els, &f32s(&[0.0; 6]), 24, 1, DrawOptions::default());
@@ -343,7 +372,8 @@ fn texture_transforms() {
     ];
     let vb = f32s(&[0.0, 0.0, 0.0, 1.0, 1.0]);
     let cases = [
-        (1, [2.5, 0.0, 0.0, 1.0]),
+        // COUNT1 keeps t1 like COUNT2 (ATI; Wine texture_transform_flags_test).
+        (1, [2.5, 3.25, 0.0, 1.0]),
         (2, [2.5, 3.25, 0.0, 1.0]),
         (3, [2.5, 3.25, 0.0, 1.0]),
         (4, [2.5, 3.25, 0.0, 0.0]),

@@ -32,7 +32,7 @@ fn quad_0_0_4_4_covers_pixels_0_to_3() {
 }
 
 use warp9::state::{Blend, BlendOp, CmpFunc, Cull, StencilOp};
-use warp9::{ClearFlags, Format, RenderState};
+use warp9::{ClearFlags, FeatureLevel, Format, RenderState};
 
 /// A right triangle whose edges pass exactly through pixel centres, then
 /// nudged by 1/512 pixel either side (below the 1/256 snap: same coverage)
@@ -141,57 +141,68 @@ fn cull_modes() {
 }
 
 #[test]
+/// Pre-transformed z outside [0, 1] is clipped per pixel only on a device
+/// with D3DPMISCCAPS_CLIPTLVERTS (the SM3 profile); at 9_x it is drawn with
+/// its depth clamped, as Windows drivers do in Wine's z_range_test (the
+/// rasterization.md 4.4 choice discarded it at every level). Negative rhw
+/// and non-finite coordinates are discarded everywhere.
 fn z_outside_0_1_and_negative_rhw_discarded() {
-    both(|driver| {
-        let mut d = device(&Opts {
-            driver,
-            size: (4, 4),
-            ..Opts::default()
+    for (level, z_clipped) in [(FeatureLevel::Sm3, true), (FeatureLevel::L9_3, false)] {
+        both(|driver| {
+            let mut d = device(&Opts {
+                driver,
+                level,
+                size: (4, 4),
+                ..Opts::default()
+            });
+            let q = |z: f32, rhw: f32| {
+                vec![
+                    V {
+                        x: -0.5,
+                        y: -0.5,
+                        z,
+                        rhw,
+                        diffuse: WHITE,
+                        specular: 0,
+                    },
+                    V {
+                        x: 4.0,
+                        y: -0.5,
+                        z,
+                        rhw,
+                        diffuse: WHITE,
+                        specular: 0,
+                    },
+                    V {
+                        x: -0.5,
+                        y: 4.0,
+                        z,
+                        rhw,
+                        diffuse: WHITE,
+                        specular: 0,
+                    },
+                ]
+            };
+            draw(&mut d, PrimitiveType::TriangleList, &q(0.5, -1.0));
+            draw(
+                &mut d,
+                PrimitiveType::TriangleList,
+                &[
+                    v(f32::NAN, 0.0, 0.5, WHITE),
+                    v(3.0, 0.0, 0.5, WHITE),
+                    v(0.0, 3.0, 0.5, WHITE),
+                ],
+            );
+            assert!(pixels(&d).iter().all(|&p| p == 0), "{driver:?}");
+            for z in [1.5, -0.25] {
+                draw(&mut d, PrimitiveType::TriangleList, &q(z, 1.0));
+                let drawn = pixels(&d)[0] == WHITE;
+                assert_eq!(drawn, !z_clipped, "{driver:?} {level:?} z = {z}");
+            }
+            draw(&mut d, PrimitiveType::TriangleList, &q(1.0, 1.0));
+            assert_eq!(pixels(&d)[0], WHITE);
         });
-        let q = |z: f32, rhw: f32| {
-            vec![
-                V {
-                    x: -0.5,
-                    y: -0.5,
-                    z,
-                    rhw,
-                    diffuse: WHITE,
-                    specular: 0,
-                },
-                V {
-                    x: 4.0,
-                    y: -0.5,
-                    z,
-                    rhw,
-                    diffuse: WHITE,
-                    specular: 0,
-                },
-                V {
-                    x: -0.5,
-                    y: 4.0,
-                    z,
-                    rhw,
-                    diffuse: WHITE,
-                    specular: 0,
-                },
-            ]
-        };
-        draw(&mut d, PrimitiveType::TriangleList, &q(1.5, 1.0));
-        draw(&mut d, PrimitiveType::TriangleList, &q(-0.25, 1.0));
-        draw(&mut d, PrimitiveType::TriangleList, &q(0.5, -1.0));
-        draw(
-            &mut d,
-            PrimitiveType::TriangleList,
-            &[
-                v(f32::NAN, 0.0, 0.5, WHITE),
-                v(3.0, 0.0, 0.5, WHITE),
-                v(0.0, 3.0, 0.5, WHITE),
-            ],
-        );
-        assert!(pixels(&d).iter().all(|&p| p == 0), "{driver:?}");
-        draw(&mut d, PrimitiveType::TriangleList, &q(1.0, 1.0));
-        assert_eq!(pixels(&d)[0], WHITE);
-    });
+    }
 }
 
 fn depth_dev(driver: DriverType, format: Format) -> warp9::Device {

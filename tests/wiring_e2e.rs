@@ -518,3 +518,53 @@ fn random_shader_draws_agree_between_drivers() {
         assert_eq!(w, r, "seed {seed}");
     }
 }
+
+/// A full-target pre-transformed quad (POSITIONT, NORMAL as FLOAT3, FOG as
+/// FLOAT1, TEXCOORD0 as FLOAT2) drawn with no vertex shader and a ps_3_0
+/// whose output is `out`, an input read by semantic.
+fn pretransformed_ps3(driver: DriverType, dcl: &str, out: &str) -> Vec<u32> {
+    use warp9::vertex::{DeclType, DeclUsage, VertexElement};
+    let mut d = device(driver, 4);
+    let decl = d
+        .create_vertex_declaration(&[
+            VertexElement::new(0, 0, DeclType::Float4, DeclUsage::PositionT, 0),
+            VertexElement::new(0, 16, DeclType::Float3, DeclUsage::Normal, 0),
+            VertexElement::new(0, 28, DeclType::Float1, DeclUsage::Fog, 0),
+            VertexElement::new(0, 32, DeclType::Float2, DeclUsage::TexCoord, 0),
+        ])
+        .unwrap();
+    d.set_vertex_declaration(Some(&decl));
+    let ps = d
+        .create_pixel_shader(&asm(&format!("ps_3_0\n{dcl}\nmov oC0, {out}\n")))
+        .unwrap();
+    d.set_pixel_shader(Some(&ps));
+    let mut b = Vec::new();
+    for (x, y) in [(0.0, 0.0), (4.0, 0.0), (0.0, 4.0), (4.0, 4.0)] {
+        for f in [x, y, 0.5, 1.0, 0.2, 0.4, 0.6, 0.8, 0.25, 0.75] {
+            b.extend_from_slice(&f32::to_le_bytes(f));
+        }
+    }
+    d.draw_primitive_up(PrimitiveType::TriangleStrip, 2, &b, 40)
+        .unwrap();
+    pixels(&d)
+}
+
+#[test]
+fn ps_3_0_reads_pretransformed_elements_by_semantic() {
+    // Missing components read as the declaration type's defaults (0, 0, 0, 1);
+    // a semantic the declaration lacks reads 0 in every component.
+    for (dcl, out, want) in [
+        ("dcl_normal v0", "v0", 0xFF33_6699),
+        ("dcl_fog v0", "v0", 0xFFCC_0000),
+        ("dcl_texcoord0 v0", "v0", 0xFF40_BF00),
+        ("dcl_texcoord1 v0", "v0", 0x0000_0000),
+        ("dcl_blendweight v0", "v0.w", 0x0000_0000),
+        ("dcl_normal v0\ndcl_fog v1", "v1.x", 0xCCCC_CCCC),
+    ] {
+        let img = both(|driver| pretransformed_ps3(driver, dcl, out));
+        assert!(
+            img.iter().all(|&p| near(p, want)),
+            "{dcl} / {out}: {img:08x?}"
+        );
+    }
+}

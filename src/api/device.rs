@@ -17,7 +17,24 @@ use crate::resource::{MemoryTracker, Surface, SurfaceDesc, SurfaceKind};
 
 /// A Direct3D 9-class device (`IDirect3DDevice9`) at one feature level.
 ///
-/// `Device` is `Send`; one thread drives it at a time (`&mut self`).
+/// # Threads
+///
+/// - A `Device` is `Send`: it can be moved to another thread and used
+///   there, and renders exactly the same images there. One thread drives
+///   it at a time (every call that changes it takes `&mut self`); to use
+///   one device from several threads, put it behind a `Mutex`.
+/// - Devices are independent: any number can render at the same time on
+///   different threads. A Warp device's own worker pool
+///   ([`thread_count`](Self::thread_count)) is private to it, so devices
+///   never wait for one another's tiles, and images do not depend on how
+///   many devices run at once.
+/// - Resource handles ([`Texture`](crate::Texture), [`Surface`], buffers,
+///   cube and volume textures) are `Send + Sync` clones of one shared
+///   resource. Writing or locking a resource from another thread is safe;
+///   it is seen by the next draw that reads it. A draw reads a resource as
+///   it was when the draw began, even if another thread writes it meanwhile.
+///
+/// These rules are tested in `tests/threads.rs`.
 #[derive(Debug)]
 pub struct Device {
     pub(crate) driver: DriverType,

@@ -89,8 +89,32 @@ fn rgb(c: [f32; 4]) -> [f32; 3] {
 }
 
 /// The normal matrix of §2.4: inverse(transpose(3x3)), or the 3x3 itself when singular.
+///
+/// A non-affine World·View (last column not (0, 0, 0, 1)) takes the upper
+/// 3x3 of the full 4x4 inverse transpose instead, as Microsoft's reference
+/// rasterizer does: Windows lights Wine's lighting_test "non-affine" quad
+/// black, which the 3x3 inverse would light. For affine matrices the two
+/// agree, so those keep the cheaper, exactly-rounded 3x3 path.
 pub fn normal_matrix(wv: &[[f32; 4]; 4]) -> [[f32; 3]; 3] {
     let m3 = upper3(wv);
+    let affine = wv[0][3] == 0.0 && wv[1][3] == 0.0 && wv[2][3] == 0.0 && wv[3][3] == 1.0;
+    if !affine {
+        let g = glam::Mat4::from_cols_array_2d(wv);
+        let det = g.determinant();
+        if det != 0.0 && det.is_finite() {
+            // As below: transpose(inverse(g)) in glam storage holds the D3D
+            // inverse transpose's rows as columns.
+            let h = g.inverse().transpose().to_cols_array_2d();
+            let n = [
+                [h[0][0], h[0][1], h[0][2]],
+                [h[1][0], h[1][1], h[1][2]],
+                [h[2][0], h[2][1], h[2][2]],
+            ];
+            if n.iter().flatten().all(|v| v.is_finite()) {
+                return n;
+            }
+        }
+    }
     // glam Mat3 from D3D rows as columns: glam `m * v` = D3D `v · M`.
     let g = Mat3::from_cols_array_2d(&m3);
     if g.determinant() == 0.0 || !g.determinant().is_finite() {

@@ -7,7 +7,9 @@
 //! Decisions implemented: generated coordinates count as 4 input
 //! components; a transformed input of width k is padded to
 //! (c0..c(k−1), 1, 0, ..); the components beyond COUNTn are filled like a
-//! FLOATn element ((t0, .., 0, 1)); a missing PASSTHRU set is (0, 0, 0, 1)
+//! FLOATn element ((t0, .., 0, 1)), except that COUNT1 keeps t1 as COUNT2
+//! does (ATI's behaviour; fixed-function.md §7.1 said (t0, 0, 0, 1), which
+//! no Windows driver does); a missing PASSTHRU set is (0, 0, 0, 1)
 //! of width 4; COUNT1|PROJECTED and a count beyond the input width do not
 //! project.
 
@@ -70,7 +72,11 @@ pub fn transform<R: Real>(c: [R; 4], width: u8, count: u8, m: &[[f32; 4]; 4]) ->
         *p = if i == w { one } else { zero };
     }
     let mut t = xform4(padded, m);
-    let n = count.min(4) as usize;
+    // COUNT1 keeps the matrix's second output too: Windows drivers differ
+    // (Nvidia treats COUNT1 as DISABLE, ATI as COUNT2, and Wine's
+    // texture_transform_flags_test accepts both); ATI's keeps COUNT1 a
+    // transform, and a D3D9 texture lookup reads at least two components.
+    let n = count.clamp(2, 4) as usize;
     for (i, v) in t.iter_mut().enumerate().skip(n) {
         *v = if i == 3 { one } else { zero };
     }

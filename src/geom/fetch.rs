@@ -5,12 +5,15 @@
 //! diffuse is opaque white and a missing specular is (0, 0, 0, 0)
 //! (fixed-function.md 1.3); missing texture coordinate components are
 //! (0, 0, 0, 1). `rhw == 0` reads as 1 (fixed-function.md 2.3).
+//!
+//! A ps_3_0 drawing pre-transformed vertices instead gets every declared
+//! element its inputs name, by semantic ([`FetchLayout::by_semantic`]).
 
 use std::sync::Arc;
 
 use half::f16;
 
-use super::{ATTR_DIFFUSE, ATTR_SPECULAR, ATTR_TEX0, HEADER, VertexBuf};
+use super::{HEADER, VertexBuf};
 use crate::vertex::{DeclType, DeclUsage, VertexDeclaration};
 
 /// One stream's bytes as a draw sees them.
@@ -87,77 +90,115 @@ pub(crate) fn read_element(b: &[u8], at: usize, t: DeclType) -> [f32; 4] {
     o
 }
 
-/// Which attributes a draw's vertices carry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct AttrInfo {
-    /// Texture coordinate sets present (0..=8).
-    pub(crate) tex_sets: usize,
-    /// Whether the declaration has a point size.
-    pub(crate) psize: bool,
+/// Which attributes a draw's pre-transformed vertices carry: attribute
+/// `4 * k` holds `attrs[k]`'s semantic, or its default when no element of
+/// the declaration has that semantic.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FetchLayout {
+    /// Semantic (usage, usage index) and default value of each attribute.
+    pub(crate) attrs: Vec<(DeclUsage, u8, [f32; 4])>,
 }
 
-impl AttrInfo {
-    /// Floats per vertex in the draw's [`VertexBuf`].
-    pub(crate) fn stride(self) -> usize {
-        HEADER + ATTR_TEX0 + 4 * self.tex_sets
-    }
-}
-
-/// The attributes a pre-transformed declaration provides.
-pub(crate) fn attr_info(decl: &VertexDeclaration) -> AttrInfo {
-    let mut tex = 0;
-    let mut psize = false;
-    for e in decl.elements() {
-        match e.usage {
-            DeclUsage::TexCoord if e.usage_index < 8 => tex = tex.max(e.usage_index as usize + 1),
-            DeclUsage::PSize => psize = true,
-            _ => {}
+impl FetchLayout {
+    /// The fixed-function layout: diffuse at
+    /// [`ATTR_DIFFUSE`](super::ATTR_DIFFUSE), specular at
+    /// [`ATTR_SPECULAR`](super::ATTR_SPECULAR), then every texture
+    /// coordinate set up to the highest one declared from
+    /// [`ATTR_TEX0`](super::ATTR_TEX0).
+    pub(crate) fn legacy(decl: &VertexDeclaration) -> FetchLayout {
+        let mut sets = 0;
+        for e in decl.elements() {
+            if e.usage == DeclUsage::TexCoord && e.usage_index < 8 {
+                sets = sets.max(e.usage_index as usize + 1);
+            }
         }
+        let mut attrs = vec![
+            (DeclUsage::Color, 0, [1.0; 4]),
+            (DeclUsage::Color, 1, [0.0; 4]),
+        ];
+        attrs.extend((0..sets as u8).map(|t| (DeclUsage::TexCoord, t, [0.0, 0.0, 0.0, 1.0])));
+        FetchLayout { attrs }
     }
-    AttrInfo {
-        tex_sets: tex,
-        psize,
+
+    /// A layout holding, in order, the semantics of `wanted` that the
+    /// declaration provides (a ps_3_0 reading pre-transformed vertices links
+    /// its inputs by semantic; those the declaration lacks read 0 and take
+    /// no attribute).
+    pub(crate) fn by_semantic(
+        decl: &VertexDeclaration,
+        wanted: impl IntoIterator<Item = (DeclUsage, u8)>,
+    ) -> FetchLayout {
+        let mut attrs: Vec<(DeclUsage, u8, [f32; 4])> = Vec::new();
+        for (usage, index) in wanted {
+            let declared = decl
+                .elements()
+                .iter()
+                .any(|e| e.usage == usage && e.usage_index == index);
+            let seen = attrs.iter().any(|&(u, i, _)| u == usage && i == index);
+            if declared && !seen && usage != DeclUsage::PositionT {
+                attrs.push((usage, index, [0.0; 4]));
+            }
+        }
+        FetchLayout { attrs }
+    }
+
+    /// Texture coordinate sets of a [`legacy`](Self::legacy) layout.
+    pub(crate) fn tex_sets(&self) -> usize {
+        self.attrs
+            .iter()
+            .filter(|a| a.0 == DeclUsage::TexCoord)
+            .count()
+    }
+
+    /// Floats per vertex in the draw's [`VertexBuf`].
+    pub(crate) fn stride(&self) -> usize {
+        HEADER + 4 * self.attrs.len()
+    }
+
+    /// Attribute offset each declaration element is stored at, if any.
+    fn targets(&self, decl: &VertexDeclaration) -> Vec<Option<usize>> {
+        decl.elements()
+            .iter()
+            .map(|e| {
+                self.attrs
+                    .iter()
+                    .position(|&(u, i, _)| u == e.usage && i == e.usage_index)
+                    .map(|k| HEADER + 4 * k)
+            })
+            .collect()
     }
 }
 
-/// Decodes vertex `index` of the streams into `out` (`info.stride()` floats).
-pub(crate) fn fetch_vertex(
+/// Decodes vertex `index` of the streams into `out` (`layout.stride()`
+/// floats); `targets` is [`FetchLayout::targets`].
+fn fetch_vertex(
     decl: &VertexDeclaration,
     streams: &[Option<StreamView>],
-    info: AttrInfo,
+    layout: &FetchLayout,
+    targets: &[Option<usize>],
     index: u32,
     out: &mut [f32],
 ) {
-    out.fill(0.0);
-    out[HEADER + ATTR_DIFFUSE..HEADER + ATTR_DIFFUSE + 4].copy_from_slice(&[1.0; 4]);
-    for t in 0..info.tex_sets {
-        out[HEADER + ATTR_TEX0 + 4 * t + 3] = 1.0;
+    out[..HEADER].fill(0.0);
+    for (k, a) in layout.attrs.iter().enumerate() {
+        out[HEADER + 4 * k..HEADER + 4 * k + 4].copy_from_slice(&a.2);
     }
     out[4] = f32::NAN; // no per-vertex point size
-    for e in decl.elements() {
+    for (e, target) in decl.elements().iter().zip(targets) {
         let Some(Some(sv)) = streams.get(e.stream as usize) else {
             continue;
         };
         let at = sv.offset + index as usize * sv.stride + e.offset as usize;
         let v = read_element(&sv.bytes, at, e.decl_type);
-        match (e.usage, e.usage_index) {
-            (DeclUsage::PositionT, 0) => {
+        match (e.usage, e.usage_index, target) {
+            (DeclUsage::PositionT, 0, _) => {
                 out[..4].copy_from_slice(&v);
                 if out[3] == 0.0 {
                     out[3] = 1.0;
                 }
             }
-            (DeclUsage::PSize, 0) => out[4] = v[0],
-            (DeclUsage::Color, 0) => {
-                out[HEADER + ATTR_DIFFUSE..HEADER + ATTR_DIFFUSE + 4].copy_from_slice(&v)
-            }
-            (DeclUsage::Color, 1) => {
-                out[HEADER + ATTR_SPECULAR..HEADER + ATTR_SPECULAR + 4].copy_from_slice(&v)
-            }
-            (DeclUsage::TexCoord, i) if (i as usize) < info.tex_sets => {
-                let s = HEADER + ATTR_TEX0 + 4 * i as usize;
-                out[s..s + 4].copy_from_slice(&v);
-            }
+            (DeclUsage::PSize, 0, _) => out[4] = v[0],
+            (_, _, Some(t)) => out[*t..*t + 4].copy_from_slice(&v),
             _ => {}
         }
     }
@@ -168,17 +209,18 @@ pub(crate) fn fetch_vertex(
 pub(crate) fn fetch_all(
     decl: &VertexDeclaration,
     streams: &[Option<StreamView>],
-    info: AttrInfo,
+    layout: &FetchLayout,
     indices: impl Iterator<Item = u32>,
 ) -> VertexBuf {
-    let stride = info.stride();
+    let stride = layout.stride();
+    let targets = layout.targets(decl);
     let mut buf = VertexBuf {
         stride,
         data: Vec::new(),
     };
     let mut tmp = vec![0.0; stride];
     for i in indices {
-        fetch_vertex(decl, streams, info, i, &mut tmp);
+        fetch_vertex(decl, streams, layout, &targets, i, &mut tmp);
         buf.data.extend_from_slice(&tmp);
     }
     buf

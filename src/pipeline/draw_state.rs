@@ -35,7 +35,7 @@ use crate::ffp::{
 };
 use crate::geom::assemble::assemble;
 use crate::geom::clip::clip_pretransformed;
-use crate::geom::fetch::{StreamView, attr_info, fetch_all};
+use crate::geom::fetch::{FetchLayout, StreamView, fetch_all};
 use crate::geom::{ATTR_DIFFUSE, ATTR_SPECULAR, ATTR_TEX0, HEADER, Prim, VertexBuf};
 use crate::pixel::{ColorStage, PixelStage};
 use crate::reference::Inputs;
@@ -47,7 +47,7 @@ use crate::shader::exec::{
 };
 use crate::shader::token::Usage;
 use crate::state::{RenderStateType as Rs, StateValue, TexCoordIndex, TextureStageStateType};
-use crate::vertex::{FetchStreams, StreamInput, instancing};
+use crate::vertex::{DeclUsage, FetchStreams, StreamInput, instancing};
 
 use super::clip_space::{ClipPlane, clip_and_project, volume_planes};
 use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
@@ -227,15 +227,46 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         None => ffp_pixel_inputs(&ffp, ffp_run, pretransformed),
     };
     // Vertex side: its outputs, then the links.
-    let vs_out = match (&vs_prog, pretransformed) {
-        (_, true) => {
-            let sets = attr_info(&decl).tex_sets;
+    // Pre-transformed vertices feed a ps_3_0 every declared element its
+    // inputs name, by semantic (Wine pretransformed_varying_test); anything
+    // else gets the fixed-function colours and texture coordinates.
+    let fetch_layout = pretransformed.then(|| {
+        if ps3 {
+            FetchLayout::by_semantic(
+                &decl,
+                ps_inputs
+                    .varyings
+                    .iter()
+                    .filter_map(|v| Some((DeclUsage::from_raw(v.usage as u8)?, v.index))),
+            )
+        } else {
+            FetchLayout::legacy(&decl)
+        }
+    });
+    let vs_out = match (&vs_prog, &fetch_layout) {
+        (_, Some(layout)) if ps3 => {
+            let mut out = OutputLayout::default();
+            for (k, &(usage, index, _)) in layout.attrs.iter().enumerate() {
+                if let Some(usage) = Usage::from_code(usage as u32) {
+                    out.varyings.push(Varying {
+                        slot: k as u16,
+                        usage,
+                        index,
+                        mask: 0xF,
+                        centroid: false,
+                    });
+                }
+            }
+            out
+        }
+        (_, Some(layout)) => {
+            let sets = layout.tex_sets();
             OutputLayout::legacy(
                 (1 << OUT_D0) | (1 << (OUT_D0 + 1)) | (((1 << sets) - 1) << OUT_T0),
             )
         }
-        (Some(p), false) => p.outputs().clone(),
-        (None, false) => OutputLayout::fixed_function(),
+        (Some(p), None) => p.outputs().clone(),
+        (None, None) => OutputLayout::fixed_function(),
     };
     let legacy_ps = ps_prog.as_ref().is_none_or(|p| p.version().major < 3);
     let links: Vec<Link> = link(&vs_out, &ps_inputs, legacy_ps);
@@ -258,7 +289,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
     let reference = d.driver == DriverType::Reference;
     let mut ffp_key: Option<FfpVertexKey> = None;
-    let (buf, prims, var) = if pretransformed {
+    let (buf, prims, var) = if let Some(layout) = &fetch_layout {
         let views: Vec<Option<StreamView>> = (0..d.state.streams.len())
             .map(|s| {
                 streams
@@ -274,28 +305,34 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
             })
             .collect();
         let numbers = vertex_numbers(&call);
-        let info = attr_info(&decl);
         let (lo, hi) = numbers
             .iter()
             .fold((u32::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
         let (mut buf, map): (VertexBuf, Vec<u32>) =
             if !numbers.is_empty() && (hi - lo) as usize <= 2 * numbers.len() + 64 {
-                let buf = fetch_all(&decl, &views, info, lo..=hi);
+                let buf = fetch_all(&decl, &views, layout, lo..=hi);
                 (buf, numbers.iter().map(|&v| v - lo).collect())
             } else {
-                let buf = fetch_all(&decl, &views, info, numbers.iter().copied());
+                let buf = fetch_all(&decl, &views, layout, numbers.iter().copied());
                 (buf, (0..numbers.len() as u32).collect())
             };
         let mut prims: Vec<Prim> = Vec::with_capacity(call.primitive_count as usize);
         assemble(call.primitive, call.primitive_count, &map, &mut prims);
         let prims = clip_pretransformed(&mut buf, prims);
         let mut var = Varyings::default();
-        var.slot_attr[OUT_D0 as usize] = Some(ATTR_DIFFUSE);
-        var.slot_attr[OUT_D0 as usize + 1] = Some(ATTR_SPECULAR);
-        for s in 0..info.tex_sets {
-            var.slot_attr[OUT_T0 as usize + s] = Some(ATTR_TEX0 + 4 * s);
+        if ps3 {
+            // Output slot k is attribute k (see `vs_out`).
+            for k in 0..layout.attrs.len().min(var.slot_attr.len()) {
+                var.slot_attr[k] = Some(4 * k);
+            }
+        } else {
+            var.slot_attr[OUT_D0 as usize] = Some(ATTR_DIFFUSE);
+            var.slot_attr[OUT_D0 as usize + 1] = Some(ATTR_SPECULAR);
+            for s in 0..layout.tex_sets() {
+                var.slot_attr[OUT_T0 as usize + s] = Some(ATTR_TEX0 + 4 * s);
+            }
+            var.fog = Some(ATTR_SPECULAR + 3);
         }
-        var.fog = Some(ATTR_SPECULAR + 3);
         var.attrs = buf.stride - HEADER;
         ffp_key = Some(FfpVertexKey::new(
             &ffp,

@@ -310,8 +310,7 @@ impl DrawState {
             // device claims D3DPMISCCAPS_CLIPTLVERTS (Wine z_range_test);
             // elsewhere it is drawn with its depth clamped.
             z_clip_per_pixel: pretransformed
-                && d
-                    .caps
+                && d.caps
                     .primitive_misc_caps
                     .contains(crate::caps::PrimitiveMiscCaps::CLIPTLVERTS),
             depth,
