@@ -330,3 +330,73 @@ fn to_i32_and_masks_agree_on_boundaries() {
         }
     }
 }
+
+/// Exercises the edges the `unsafe` loads, stores and the masked gather
+/// rely on: unaligned sub-slices (offset 1 of a u32 buffer), the last 8 (or
+/// 4) elements of a buffer, and gather indices that are negative, equal to
+/// the length or huge (those lanes must read 0 and nothing outside the
+/// slice). Run under Miri it also checks that no access leaves the slice.
+struct Edges {
+    words: Vec<u32>,
+}
+
+impl Kernel for Edges {
+    type Output = Vec<u32>;
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> Vec<u32> {
+        let w = &self.words;
+        let n = w.len();
+        let mut out = Vec::new();
+        let mut g = |v: S::I| out.extend(v.to_array().map(|x| x as u32));
+        g(s.load_u32(&w[1..9]));
+        g(s.load_u32(&w[n - 8..]));
+        g(s.load_u32_rows(&w[1..5], &w[n - 4..]));
+        // A slice shorter than 8: the gather may touch only its 5 words.
+        let short = &w[3..8];
+        g(s.gather_u32(short, s.i32s([0, 4, 5, -1, i32::MIN, i32::MAX, 2, 1])));
+        g(s.gather_u32(&w[..0], s.i32s([0; 8])));
+        let mut buf = vec![0u32; 13];
+        let v = s.load_u32(&w[2..10]);
+        v.store_u32(&mut buf[1..9]);
+        v.store_u32(&mut buf[5..]);
+        let (head, tail) = buf.split_at_mut(9);
+        v.store_u32_rows(&mut head[..4], tail);
+        out.extend(&buf);
+        let mut fl = vec![0f32; 9];
+        s.f32s(std::array::from_fn(|i| i as f32 + 0.5))
+            .store(&mut fl[1..]);
+        out.extend(fl.iter().map(|f| f.to_bits()));
+        out
+    }
+}
+
+#[test]
+fn unsafe_loads_stores_and_gathers_at_the_edges() {
+    let words: Vec<u32> = (0..11).map(|i| 100 + i).collect();
+    let want: Vec<u32> = [
+        &[101, 102, 103, 104, 105, 106, 107, 108][..],
+        &[103, 104, 105, 106, 107, 108, 109, 110],
+        &[101, 102, 103, 104, 107, 108, 109, 110],
+        &[103, 107, 0, 0, 0, 0, 105, 104],
+        &[0; 8],
+        // buf: rows at 0..4 and 9..13, then the two full stores in between.
+        &[
+            102, 103, 104, 105, 105, 102, 103, 104, 105, 106, 107, 108, 109,
+        ],
+    ]
+    .concat();
+    for backend in [Backend::Portable, Backend::new(true)] {
+        let got = dispatch(
+            backend,
+            Edges {
+                words: words.clone(),
+            },
+        );
+        assert_eq!(&got[..want.len()], &want[..], "{backend:?}");
+        let floats: Vec<f32> = got[want.len()..]
+            .iter()
+            .map(|&b| f32::from_bits(b))
+            .collect();
+        assert_eq!(floats, [0.0, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5]);
+    }
+}
