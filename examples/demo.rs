@@ -2,12 +2,14 @@
 //! pipeline — a floor, a sphere, a torus and a ring of small spheres, a
 //! directional and an orbiting point light, linear fog.
 //!
-//! `cargo run --release --features window --example demo` opens a window
+//! `cargo run --release --example demo` opens a window
 //! (drag with the left button to orbit; keys 1-4 switch the level to
 //! 9_1/9_2/9_3/sm3, D switches Warp/Reference, T cycles the thread count,
 //! V toggles presentation interval ONE/IMMEDIATE, Esc quits). Without a
 //! display it renders `--frames N` frames headless, writes PNGs to `--out`
-//! and prints the frame rate.
+//! and prints the frame rate. `--still N` shows animation step N still in
+//! the window (the frame headless frame N shows) and `--exit-after S`
+//! closes it: `.ci/run` compares a screenshot with the headless PNG.
 
 mod common;
 
@@ -245,8 +247,9 @@ fn run() -> warp9::Result<()> {
             let mut threads = dev.thread_count();
             let max_threads = std::thread::available_parallelism().map_or(1, |n| n.get());
             let mut vsync = opts.vsync;
-            while window.is_open() && !window.is_key_down(Key::Escape) {
-                let t = clock.seconds() as f32;
+            while window.is_open() && !window.is_key_down(Key::Escape) && !opts.window_done(&clock)
+            {
+                let t = opts.window_time(&clock);
                 if window.get_mouse_down(MouseButton::Left) {
                     if let Some((x, y)) = window.get_mouse_pos(MouseMode::Pass) {
                         if let Some((lx, ly)) = last_mouse {
@@ -323,6 +326,7 @@ fn run() -> warp9::Result<()> {
                 window
                     .update_with_buffer(&frame, WIDTH as usize, HEIGHT as usize)
                     .map_err(|e| warp9::Error::invalid_call(format!("window: {e}")))?;
+                common::announce_first_frame(&clock, "demo");
             }
         }
     }

@@ -3,7 +3,8 @@
 //! reference — try the whole feature-level list 11_0 .. 9_1, keep the first
 //! device that can be created, print what was obtained, render one frame.
 //!
-//! `cargo run --example fallback` (headless: writes `out/fallback.png`).
+//! `cargo run --example fallback` shows the frame in a window (with the
+//! `window` feature and a display) or writes `out/fallback.png`.
 
 mod common;
 
@@ -75,9 +76,28 @@ fn render(dev: &mut Device, opts: &common::Options) -> warp9::Result<()> {
     dev.end_scene()?;
     let mut frame = vec![0u32; 320 * 240];
     dev.present_into(&mut frame)?;
-    std::fs::create_dir_all(&opts.out).map_err(|e| warp9::Error::invalid_call(e.to_string()))?;
-    let path = opts.out.join("fallback.png");
-    warp9::api::save_argb_png(&frame, 320, 240, &path)?;
-    println!("wrote {}", path.display());
+    match common::open("warp9 fallback", 320, 240, opts) {
+        common::Output::Headless { dir, .. } => {
+            let path = dir.join("fallback.png");
+            warp9::api::save_argb_png(&frame, 320, 240, &path)?;
+            println!("wrote {}", path.display());
+        }
+        // The one frame stays on screen until the window closes.
+        #[cfg(feature = "window")]
+        common::Output::Window(mut window) => {
+            let mut clock = common::FrameClock::new();
+            while window.is_open()
+                && !window.is_key_down(minifb::Key::Escape)
+                && !opts.window_done(&clock)
+            {
+                window
+                    .update_with_buffer(&frame, 320, 240)
+                    .map_err(|e| warp9::Error::invalid_call(format!("window: {e}")))?;
+                clock.tick();
+                common::announce_first_frame(&clock, "fallback");
+                std::thread::sleep(std::time::Duration::from_millis(16));
+            }
+        }
+    }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! texture fetch) and a ps_3_0 with a loop, a dynamic branch and
 //! derivatives (dsx/dsy) for an analytic grid line.
 //!
-//! `cargo run --release --features window --example shaders` (a window, or
+//! `cargo run --release --example shaders` (a window, or
 //! headless PNGs without a display).
 
 mod common;
@@ -206,14 +206,18 @@ fn run() -> warp9::Result<()> {
         }
         #[cfg(feature = "window")]
         Output::Window(mut window) => {
-            while window.is_open() && !window.is_key_down(minifb::Key::Escape) {
-                draw(&mut dev, clock.seconds() as f32, &mut frame)?;
+            while window.is_open()
+                && !window.is_key_down(minifb::Key::Escape)
+                && !opts.window_done(&clock)
+            {
+                draw(&mut dev, opts.window_time(&clock), &mut frame)?;
                 if clock.tick() {
                     window.set_title(&format!("warp9 shaders | {:.1} fps", clock.fps));
                 }
                 window
                     .update_with_buffer(&frame, WIDTH as usize, HEIGHT as usize)
                     .map_err(|e| warp9::Error::invalid_call(format!("window: {e}")))?;
+                common::announce_first_frame(&clock, "shaders");
             }
         }
     }

@@ -282,3 +282,37 @@ fn lit_fixed_function_draws_are_identical() {
 fn s3_shader_draws_are_identical() {
     check("S3", alu, true);
 }
+
+#[path = "../examples/scenes/defs/mod.rs"]
+mod defs;
+
+/// One frame of benchmark scene `name` (full size, as `examples/scenes`
+/// renders it) on Warp.
+fn scene_frame(name: &str, threads: usize, simd: SimdChoice) -> Vec<u32> {
+    let mut scene = defs::build(name, DriverType::Warp, threads, simd).expect("scene");
+    scene.frame().expect("frame");
+    let d = &scene.device;
+    d.read_surface_argb(&d.back_buffer()).expect("readback")
+}
+
+#[test]
+fn every_benchmark_scene_is_identical_for_every_thread_count_and_backend() {
+    for name in defs::ALL {
+        let base = scene_frame(name, 1, SimdChoice::Portable);
+        let drawn = base.iter().filter(|&&p| p & 0x00FF_FFFF != 0).count();
+        assert!(drawn > base.len() / 20, "{name}: only {drawn} pixels drawn");
+        for simd in [SimdChoice::Portable, SimdChoice::Avx2] {
+            for threads in [1, 2, 3] {
+                if (threads, simd) == (1, SimdChoice::Portable) {
+                    continue;
+                }
+                let img = scene_frame(name, threads, simd);
+                let diff = img.iter().zip(&base).filter(|(a, b)| a != b).count();
+                assert_eq!(
+                    diff, 0,
+                    "{name}: {threads} threads, {simd:?} differs from 1 thread, portable in {diff} pixels"
+                );
+            }
+        }
+    }
+}

@@ -34,16 +34,24 @@ pub struct Options {
     pub out: PathBuf,
     /// Presentation interval ONE (vsync-like cap) instead of IMMEDIATE.
     pub vsync: bool,
+    /// Window: show animation step N still (the frame headless frame N
+    /// shows) instead of animating; for screenshot checks.
+    pub still: Option<u32>,
+    /// Window: close after this many seconds.
+    pub exit_after: Option<f64>,
 }
 
 impl Options {
-    /// Parses `--headless`, `--frames N`, `--out DIR`, `--vsync` from the command line.
+    /// Parses `--headless`, `--frames N`, `--out DIR`, `--vsync`,
+    /// `--still N` and `--exit-after SECONDS` from the command line.
     pub fn from_args(default_frames: u32) -> Options {
         let mut o = Options {
             headless: false,
             frames: default_frames,
             out: PathBuf::from("out"),
             vsync: false,
+            still: None,
+            exit_after: None,
         };
         let mut args = std::env::args().skip(1);
         while let Some(a) = args.next() {
@@ -57,10 +65,36 @@ impl Options {
                         .unwrap_or(default_frames)
                 }
                 "--out" => o.out = args.next().map(PathBuf::from).unwrap_or(o.out),
+                "--still" => o.still = args.next().and_then(|v| v.parse().ok()),
+                "--exit-after" => o.exit_after = args.next().and_then(|v| v.parse().ok()),
                 other => eprintln!("ignoring unknown argument {other:?}"),
             }
         }
         o
+    }
+}
+
+impl Options {
+    /// The animation time of a window frame: animation step `--still N`
+    /// (N / 30 s, as headless frame N) or the time since `clock` started.
+    pub fn window_time(&self, clock: &FrameClock) -> f32 {
+        match self.still {
+            Some(n) => n as f32 / 30.0,
+            None => clock.seconds() as f32,
+        }
+    }
+
+    /// Whether a window loop should stop (`--exit-after` elapsed).
+    pub fn window_done(&self, clock: &FrameClock) -> bool {
+        self.exit_after.is_some_and(|s| clock.seconds() >= s)
+    }
+}
+
+/// Says, once, that the window shows its first frame (a screenshot script
+/// waits for this line).
+pub fn announce_first_frame(clock: &FrameClock, name: &str) {
+    if clock.frames() == 1 {
+        println!("{name}: window shows its first frame");
     }
 }
 
@@ -118,7 +152,7 @@ pub fn open(title: &str, width: u32, height: u32, opts: &Options) -> Output {
     {
         let _ = (title, width, height);
         println!(
-            "headless: built without the `window` feature (cargo run --features window ...); rendering {} frames to {}",
+            "headless: built without the `window` feature (it is on by default); rendering {} frames to {}",
             opts.frames,
             opts.out.display()
         );

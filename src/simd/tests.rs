@@ -103,6 +103,9 @@ fn special(r: u32) -> f32 {
 }
 
 #[test]
+// Miri deliberately gives NaN results a random sign and payload (Rust leaves
+// them unspecified); on hardware both backends produce the x86 default NaN.
+#[cfg_attr(miri, ignore = "Miri randomises NaN bit patterns")]
 fn backends_agree_bit_for_bit() {
     let mut st = 0x1234_5678u32;
     for round in 0..2000 {
@@ -231,6 +234,7 @@ fn unorm_agrees(zs: &mut Vec<f32>, bits: u32) {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "millions of cases: too slow interpreted")]
 fn unorm_f32_matches_f64_at_every_rounding_boundary() {
     // For every step n, the f32 values nearest (n + 0.5) / (2^bits - 1)
     // (where the result changes) and their neighbours, plus the ends.
@@ -355,14 +359,14 @@ impl Kernel for Edges {
         let short = &w[3..8];
         g(s.gather_u32(short, s.i32s([0, 4, 5, -1, i32::MIN, i32::MAX, 2, 1])));
         g(s.gather_u32(&w[..0], s.i32s([0; 8])));
-        let mut buf = vec![0u32; 13];
+        let mut buf = [0u32; 13];
         let v = s.load_u32(&w[2..10]);
         v.store_u32(&mut buf[1..9]);
         v.store_u32(&mut buf[5..]);
         let (head, tail) = buf.split_at_mut(9);
         v.store_u32_rows(&mut head[..4], tail);
         out.extend(&buf);
-        let mut fl = vec![0f32; 9];
+        let mut fl = [0f32; 9];
         s.f32s(std::array::from_fn(|i| i as f32 + 0.5))
             .store(&mut fl[1..]);
         out.extend(fl.iter().map(|f| f.to_bits()));
