@@ -368,6 +368,7 @@ mod snap_tests {
     /// The inline rounding equals `f32::round` around every half-way point
     /// of the guard band and beyond, and on special values.
     #[test]
+    #[cfg_attr(miri, ignore = "hundreds of thousands of cases: too slow interpreted")]
     fn snap_equals_round() {
         let mut vs = vec![
             0.0,
