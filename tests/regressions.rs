@@ -104,6 +104,22 @@ fn the_assembler_refuses_relative_addressing_where_the_decoder_does() {
     assert_eq!(warp9::shader::decode(&ok).unwrap().encode().unwrap(), ok);
 }
 
+/// Found by `cargo fuzz run shader_asm` (vocabulary inputs): the assembler
+/// took `(c[a0.w + 2])` as an instruction predicate, emitting a predicate
+/// token with relative addressing, which the decoder rejects.
+#[test]
+fn the_assembler_refuses_a_relatively_addressed_predicate() {
+    let bad = "vs_2_x\ndcl_2d s15\n(c[a0.w + 2]) else\nret\n";
+    let e = warp9::shader::assemble(bad).expect_err("relative predicate");
+    assert!(e.message.contains("relative addressing"), "{e}");
+    // An ordinary predicate still assembles and round-trips.
+    let ok = warp9::shader::assemble(
+        "vs_2_x\ndcl_position v0\nsetp_gt p0, v0, c0\n(!p0.x) mov r0, v0\nmov oPos, r0\n",
+    )
+    .unwrap();
+    assert_eq!(warp9::shader::decode(&ok).unwrap().encode().unwrap(), ok);
+}
+
 /// Found by `cargo fuzz run shader_decode`: `texkill` with an empty
 /// component mask validated, but disassembles as `texkill r0` (all
 /// components), so it could not round-trip. It is invalid now.

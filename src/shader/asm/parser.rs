@@ -117,8 +117,13 @@ impl<'a> LineParser<'a> {
     pub fn instruction(&mut self) -> Result<Instruction, ShaderError> {
         let coissue = self.eat_punct('+');
         let predicate = if self.eat_punct('(') {
+            let col = self.col();
             let op = self.operand()?;
             let p = self.to_src(op)?;
+            if p.relative.is_some() {
+                // The predicate token has no room for an address register.
+                return Err(self.err(col, "a predicate cannot use relative addressing"));
+            }
             self.expect_punct(')')?;
             Some(p)
         } else {
