@@ -8,6 +8,10 @@
 
 use std::process::ExitCode;
 
+#[path = "scenes/compare.rs"]
+#[allow(dead_code)]
+mod compare;
+
 /// An RGB image, row-major, `0x00RRGGBB` per pixel.
 struct Image {
     width: usize,
@@ -90,31 +94,13 @@ fn read_xwd(bytes: &[u8]) -> Result<Image, String> {
     })
 }
 
-/// Reads an 8-bit RGB or RGBA PNG (what the demos write), alpha ignored.
+/// Reads an 8-bit RGB or RGBA PNG (what the demos write), alpha ignored,
+/// with the scenes example's loader.
 fn read_png(path: &str) -> Result<Image, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
-    decoder.set_transformations(png::Transformations::EXPAND);
-    let mut reader = decoder.read_info().map_err(|e| format!("{path}: {e}"))?;
-    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
-    let info = reader
-        .next_frame(&mut buf)
-        .map_err(|e| format!("{path}: {e}"))?;
-    let step = match (info.color_type, info.bit_depth) {
-        (png::ColorType::Rgb, png::BitDepth::Eight) => 3,
-        (png::ColorType::Rgba, png::BitDepth::Eight) => 4,
-        other => return Err(format!("{path}: unexpected PNG format {other:?}")),
-    };
-    let (width, height) = (info.width as usize, info.height as usize);
-    let pixels = (0..width * height)
-        .map(|i| {
-            let p = &buf[i * step..];
-            (u32::from(p[0]) << 16) | (u32::from(p[1]) << 8) | u32::from(p[2])
-        })
-        .collect();
+    let (width, height, pixels) = compare::load_rgb(path)?;
     Ok(Image {
-        width,
-        height,
+        width: width as usize,
+        height: height as usize,
         pixels,
     })
 }
