@@ -24,10 +24,10 @@ use std::sync::Arc;
 use crate::ffp::{
     FfpPixelConsts, FfpPixelProgram, FfpState, PixelInput, StageTexture, reference_shade8,
 };
-use crate::pixel::{AttrPlanes, PixelOut, PixelOutScalar, PixelStage, ScalarStamp, Stamp};
+use crate::pixel::{AttrPlanes, BATCH, PixelOut, PixelOutScalar, PixelStage, ScalarStamp, Stamp};
 use crate::sampler::BoundTextures;
 use crate::shader::exec::{
-    Constants, Link, LinkSource, PixelInputs, Prepared, ScalarPixelInputs, scalar, simd,
+    Constants, Executor, Link, LinkSource, PixelOutputs, Prepared, ScalarPixelInputs, scalar,
 };
 use crate::simd::{FloatV, MaskV, Outlined, Simd};
 
@@ -105,6 +105,30 @@ impl InputMap {
         r
     }
 
+    /// Writes the 8-lane input registers of a stamp into `r` (the
+    /// components [`InputMap::regs`] sets; the others are left as they are).
+    #[inline(always)]
+    fn write_regs<S: Simd>(&self, s: S, stamp: &Stamp<'_, S>, r: &mut [[S::F; 4]]) {
+        let zero = s.splat(0.0);
+        let one = s.splat(1.0);
+        for &(slot, c, v) in &self.consts {
+            if let Some(reg) = r.get_mut(slot as usize) {
+                reg[c as usize & 3] = s.splat(v);
+            }
+        }
+        for k in 0..self.dst.len() {
+            let (slot, c) = self.dst[k];
+            if let Some(reg) = r.get_mut(slot as usize) {
+                let v = stamp.attr(k);
+                reg[c as usize & 3] = if self.sat & (1 << k) != 0 {
+                    v.max(zero).min(one)
+                } else {
+                    v
+                };
+            }
+        }
+    }
+
     /// The input registers of lane `l` of a scalar stamp (same values as [`InputMap::regs`]).
     fn regs_scalar<const N: usize>(&self, stamp: &ScalarStamp<'_>, l: usize) -> [[f32; 4]; N] {
         let (n, stride) = (self.list.len(), stamp.stride);
@@ -168,6 +192,10 @@ impl PixelStage for FfpPixelStage {
         self.map.flat
     }
 
+    type Scratch<'a, S: Simd> = ();
+
+    fn scratch<S: Simd>(&self, _s: S) {}
+
     #[inline(always)]
     fn shade<S: Simd>(
         &self,
@@ -175,6 +203,7 @@ impl PixelStage for FfpPixelStage {
         stamp: &Stamp<'_, S>,
         _attrs: &AttrPlanes<'_>,
         out: &mut PixelOut<S>,
+        _scratch: &mut (),
     ) {
         s.outline(FfpShade {
             stage: self,
@@ -255,18 +284,50 @@ impl PixelStage for ShaderPixelStage {
         self.map.flat
     }
 
+    type Scratch<'a, S: Simd> = Executor<'a, S>;
+
+    fn scratch<'a, S: Simd>(&'a self, s: S) -> Executor<'a, S> {
+        Executor::new(
+            &self.program,
+            s,
+            &self.consts.view(),
+            self.textures.as_ref(),
+        )
+    }
+
+    const BATCH: usize = crate::pixel::BATCH;
+
     #[inline(always)]
-    fn shade<S: Simd>(
-        &self,
+    fn shade_batch<'a, S: Simd>(
+        &'a self,
+        s: S,
+        stamps: &[Stamp<'_, S>],
+        _attrs: &AttrPlanes<'_>,
+        outs: &mut [PixelOut<S>],
+        exec: &mut Executor<'a, S>,
+    ) {
+        s.outline(ShaderBatchShade {
+            stage: self,
+            stamps,
+            outs,
+            exec,
+        });
+    }
+
+    #[inline(always)]
+    fn shade<'a, S: Simd>(
+        &'a self,
         s: S,
         stamp: &Stamp<'_, S>,
         _attrs: &AttrPlanes<'_>,
         out: &mut PixelOut<S>,
+        exec: &mut Executor<'a, S>,
     ) {
         s.outline(ShaderShade {
             stage: self,
             stamp,
             out,
+            exec,
         });
     }
 
@@ -345,37 +406,80 @@ impl<S: Simd> Outlined<S> for FfpShade<'_, '_, S> {
 }
 
 /// [`ShaderPixelStage::shade`]'s body, run out of line (see [`Simd::outline`]).
-struct ShaderShade<'a, 'b, S: Simd> {
+struct ShaderShade<'a, 'b, 'e, S: Simd> {
     stage: &'a ShaderPixelStage,
     stamp: &'a Stamp<'b, S>,
     out: &'a mut PixelOut<S>,
+    exec: &'a mut Executor<'e, S>,
 }
 
-impl<S: Simd> Outlined<S> for ShaderShade<'_, '_, S> {
+impl<S: Simd> Outlined<S> for ShaderShade<'_, '_, '_, S> {
     type Output = ();
     #[inline(always)]
     fn run(self, s: S) {
-        let v: [[S::F; 4]; 16] = self.stage.map.regs(s, self.stamp);
-        let pos = [
-            s.splat(self.stamp.x as f32) + s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]),
-            s.splat(self.stamp.y as f32) + s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]),
-        ];
-        let face = s.splat(if self.stamp.front { 1.0 } else { -1.0 });
-        // Every lane of a quad with a covered pixel runs (helpers for derivatives).
-        let bits = self.stamp.coverage.bits();
-        let active =
-            if bits & 0x33 != 0 { 0x33 } else { 0 } | if bits & 0xCC != 0 { 0xCC } else { 0 };
-        let o = simd::run_pixel(
-            &self.stage.program,
-            s,
-            &PixelInputs { v, pos, face },
-            &self.stage.consts.view(),
-            self.stage.textures.as_ref(),
-            s.mask_from_bits(active),
-        );
+        self.stage
+            .map
+            .write_regs(s, self.stamp, self.exec.inputs_mut());
+        let (pos, face, active) = stamp_lanes(s, self.stamp);
+        let o = self.exec.run_pixel_in_place(pos, face, active);
         self.out.color = o.color;
         self.out.written = self.stage.written;
         self.out.kill = o.kill;
         self.out.depth = o.depth;
     }
+}
+
+/// [`ShaderPixelStage::shade_batch`]'s body, run out of line (see [`Simd::outline`]).
+struct ShaderBatchShade<'a, 'b, 'e, S: Simd> {
+    stage: &'a ShaderPixelStage,
+    stamps: &'a [Stamp<'b, S>],
+    outs: &'a mut [PixelOut<S>],
+    exec: &'a mut Executor<'e, S>,
+}
+
+impl<S: Simd> Outlined<S> for ShaderBatchShade<'_, '_, '_, S> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self, s: S) {
+        let n = self.stamps.len().min(BATCH);
+        let z = s.splat(0.0);
+        let mut pos = [[z; 2]; BATCH];
+        let mut face = [z; BATCH];
+        let mut active = [s.mask_from_bits(0); BATCH];
+        for (k, st) in self.stamps.iter().take(n).enumerate() {
+            self.stage
+                .map
+                .write_regs(s, st, self.exec.batch_inputs_mut(k));
+            let (p, f, a) = stamp_lanes(s, st);
+            pos[k] = p;
+            face[k] = f;
+            active[k] = a;
+        }
+        let mut o = [PixelOutputs {
+            color: [[z; 4]; 4],
+            depth: None,
+            kill: s.mask_from_bits(0),
+        }; BATCH];
+        self.exec.run_pixel_batch(n, &pos, &face, &active, &mut o);
+        for (out, o) in self.outs.iter_mut().zip(o.iter()).take(n) {
+            out.color = o.color;
+            out.written = self.stage.written;
+            out.kill = o.kill;
+            out.depth = o.depth;
+        }
+    }
+}
+
+/// `vPos`, `vFace` and the lanes to run (every lane of a quad with a
+/// covered pixel: helpers make derivatives defined) of a stamp.
+#[inline(always)]
+fn stamp_lanes<S: Simd>(s: S, st: &Stamp<'_, S>) -> ([S::F; 2], S::F, S::M) {
+    let pos = [
+        s.splat(st.x as f32) + s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]),
+        s.splat(st.y as f32) + s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]),
+    ];
+    let face = s.splat(if st.front { 1.0 } else { -1.0 });
+    let bits = st.coverage.bits();
+    let active = if bits & 0x33 != 0 { 0x33 } else { 0 } | if bits & 0xCC != 0 { 0xCC } else { 0 };
+    (pos, face, s.mask_from_bits(active))
 }

@@ -26,8 +26,8 @@ use crate::ffp::{
 };
 use crate::geom::{ATTR_TEX0, HEADER, VertexBuf};
 use crate::sampler::BoundTextures;
+use crate::shader::exec::Executor;
 use crate::shader::exec::regs::{OUT_D0, OUT_FOG, OUT_POS, OUT_PTS, OUT_T0};
-use crate::shader::exec::simd;
 use crate::shader::exec::{OutputLayout, Prepared, scalar};
 use crate::shader::token::Usage;
 use crate::simd::{Backend, FloatV, Kernel, Simd, dispatch};
@@ -227,7 +227,7 @@ impl Kernel for ShaderBatch<'_> {
     #[inline(always)]
     fn run<S: Simd>(self, s: S) {
         let (zero, one) = (s.splat(0.0), s.splat(1.0));
-        let consts = self.consts.view();
+        let mut exec = Executor::new(self.program, s, &self.consts.view(), self.textures);
         for chunk in self.numbers.chunks(8) {
             let last = chunk[chunk.len() - 1];
             let mut idx = [last; 8];
@@ -237,7 +237,7 @@ impl Kernel for ShaderBatch<'_> {
             self.streams
                 .fetch8(s, self.plan, &idx, self.instance, &mut regs);
             let active = s.mask_from_bits((1u32 << chunk.len()) - 1);
-            let o = simd::run_vertex(self.program, s, &regs, &consts, self.textures, active);
+            let o = exec.run_vertex(&regs, active);
             let mut rows = [[[0.0f32; 8]; 4]; 16];
             for slot in 0..16 {
                 for c in 0..4 {

@@ -22,6 +22,9 @@
 
 pub(crate) mod setup;
 
+/// Most stamps a stage shades in one batch ([`PixelStage::BATCH`]).
+pub const BATCH: usize = crate::shader::exec::simd::BATCH;
+
 use crate::simd::{FloatV, Simd};
 
 /// `a0 + ddx * fx + ddy * fy` over a primitive.
@@ -165,15 +168,44 @@ pub trait PixelStage: Sync {
     /// Attribute indices that flat shading replaces by the provoking
     /// vertex's value (colour inputs).
     fn flat_inputs(&self) -> u64;
+    /// Working state one worker keeps from stamp to stamp of a draw (the
+    /// shader interpreter's register file, say), so that a stamp does not
+    /// set it up again.
+    type Scratch<'a, S: Simd>
+    where
+        Self: 'a;
+    /// A fresh scratch, made once per band of a draw.
+    fn scratch<'a, S: Simd>(&'a self, s: S) -> Self::Scratch<'a, S>;
     /// Shades the 8 lanes of `stamp` into `out` (reused from stamp to stamp:
     /// set `written`, `kill` and the colours of the targets written).
-    fn shade<S: Simd>(
-        &self,
+    /// Results may not depend on what earlier stamps left in `scratch`.
+    fn shade<'a, S: Simd>(
+        &'a self,
         s: S,
         stamp: &Stamp<'_, S>,
         attrs: &AttrPlanes<'_>,
         out: &mut PixelOut<S>,
+        scratch: &mut Self::Scratch<'a, S>,
     );
+    /// Stamps the Warp rasterizer hands to [`PixelStage::shade_batch`] at
+    /// once (all of one primitive); 1: it calls [`PixelStage::shade`] per
+    /// stamp. At most [`BATCH`].
+    const BATCH: usize = 1;
+    /// Shades `stamps` into `outs` (one each), as many calls of
+    /// [`PixelStage::shade`] would.
+    #[inline(always)]
+    fn shade_batch<'a, S: Simd>(
+        &'a self,
+        s: S,
+        stamps: &[Stamp<'_, S>],
+        attrs: &AttrPlanes<'_>,
+        outs: &mut [PixelOut<S>],
+        scratch: &mut Self::Scratch<'a, S>,
+    ) {
+        for (st, out) in stamps.iter().zip(outs.iter_mut()) {
+            self.shade(s, st, attrs, out, scratch);
+        }
+    }
     /// Shades one pixel; `attr(k)` is input k at the pixel.
     fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar;
     /// Shades the 8 lanes of a stamp one value at a time (Reference
@@ -220,6 +252,10 @@ impl PixelStage for ColorStage {
         0x7F
     }
 
+    type Scratch<'a, S: Simd> = ();
+
+    fn scratch<S: Simd>(&self, _s: S) {}
+
     #[inline(always)]
     fn shade<S: Simd>(
         &self,
@@ -227,6 +263,7 @@ impl PixelStage for ColorStage {
         stamp: &Stamp<'_, S>,
         _attrs: &AttrPlanes<'_>,
         out: &mut PixelOut<S>,
+        _scratch: &mut (),
     ) {
         // No closures or array maps here: they would be compiled outside the
         // AVX2 trampoline (see the simd module docs).

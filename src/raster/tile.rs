@@ -11,6 +11,7 @@ use super::TILE;
 use crate::om::{FastOm, FastTargets, StampIn, merge, merge_fast};
 use crate::pipeline::FrameTargets;
 use crate::pipeline::state::DrawState;
+use crate::pixel::BATCH;
 use crate::pixel::setup::{Cover, Edge, PrimSetup, rel};
 use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
 use crate::reference::Inputs;
@@ -96,11 +97,12 @@ struct Interp<S: Simd> {
     u: Vec<S::F>,
     /// The current stamp's input values.
     vals: Vec<S::F>,
+    /// Stamps waiting for a batching stage.
+    queue: Queue<S>,
 }
 
 impl<S: Simd> Interp<S> {
     fn new(s: S) -> Interp<S> {
-        let _ = s;
         Interp {
             x0: 0,
             y0: 0,
@@ -108,6 +110,7 @@ impl<S: Simd> Interp<S> {
             t: Vec::new(),
             u: Vec::new(),
             vals: Vec::new(),
+            queue: Queue::new(s),
         }
     }
 
@@ -197,6 +200,7 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
     let mut samples = 0u64;
     let mut out = PixelOut::new(s);
     let mut ip = Interp::new(s);
+    let mut scratch = ctx.stage.scratch(s);
     for tx in 0..ctx.tiles_x {
         let tile = Rect::new(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE)
             .intersect(&ctx.st.clip)
@@ -206,7 +210,7 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
         }
         for &pi in &ctx.bins[(ty * ctx.tiles_x + tx) as usize] {
             let p = &ctx.setups[pi as usize];
-            samples += u64::from(prim(s, ctx, p, tile, sink, &mut out, &mut ip));
+            samples += u64::from(prim(s, ctx, p, tile, sink, &mut out, &mut ip, &mut scratch));
         }
     }
     samples
@@ -229,15 +233,17 @@ fn region_bits(r: &Rect, x: i32, y: i32) -> u32 {
     bits
 }
 
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn prim<S: Simd, P: PixelStage, K: Sink<S>>(
+fn prim<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
-    ctx: &Ctx<'_, P>,
+    ctx: &Ctx<'c, P>,
     p: &PrimSetup,
     tile: Rect,
     fb: &mut K,
     out: &mut PixelOut<S>,
     ip: &mut Interp<S>,
+    scratch: &mut P::Scratch<'c, S>,
 ) -> u32 {
     let r = p.bbox.intersect(&tile);
     if r.is_empty() {
@@ -250,7 +256,7 @@ fn prim<S: Simd, P: PixelStage, K: Sink<S>>(
     }
     let mut n = 0;
     match p.cover {
-        Cover::Tri(e) => n += tri(s, ctx, p, &e, r, fb, out, ip),
+        Cover::Tri(e) => n += tri(s, ctx, p, &e, r, fb, out, ip, scratch),
         Cover::Rect | Cover::Line(_) => {
             let mut y = r.top & !1;
             while y < r.bottom {
@@ -266,13 +272,16 @@ fn prim<S: Simd, P: PixelStage, K: Sink<S>>(
                         }
                     }
                     if bits != 0 {
-                        n += stamp(s, ctx, p, x, y, bits, fb, out, ip);
+                        n += stamp(s, ctx, p, x, y, bits, fb, out, ip, scratch);
                     }
                     x += 4;
                 }
                 y += 2;
             }
         }
+    }
+    if P::BATCH > 1 {
+        n += flush(s, ctx, p, fb, ip, scratch);
     }
     n
 }
@@ -290,15 +299,16 @@ struct PEdge<I> {
 
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn tri<S: Simd, P: PixelStage, K: Sink<S>>(
+fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
-    ctx: &Ctx<'_, P>,
+    ctx: &Ctx<'c, P>,
     p: &PrimSetup,
     e: &[Edge; 3],
     r: Rect,
     fb: &mut K,
     out: &mut PixelOut<S>,
     ip: &mut Interp<S>,
+    scratch: &mut P::Scratch<'c, S>,
 ) -> u32 {
     let (ox, oy) = (r.left & !7, r.top & !7);
     let (w, h) = (
@@ -380,7 +390,7 @@ fn tri<S: Simd, P: PixelStage, K: Sink<S>>(
                             }
                         }
                         if bits != 0 {
-                            n += stamp(s, ctx, p, sx, sy, bits, fb, out, ip);
+                            n += stamp(s, ctx, p, sx, sy, bits, fb, out, ip, scratch);
                         }
                         sx += 4;
                     }
@@ -394,12 +404,13 @@ fn tri<S: Simd, P: PixelStage, K: Sink<S>>(
     n
 }
 
-/// Shades and merges one stamp of `p` with coverage `bits`.
+/// Shades and merges one stamp of `p` with coverage `bits`; a batching
+/// stage ([`PixelStage::BATCH`] > 1) queues it instead (see [`Queue`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn stamp<S: Simd, P: PixelStage, K: Sink<S>>(
+fn stamp<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
-    ctx: &Ctx<'_, P>,
+    ctx: &Ctx<'c, P>,
     p: &PrimSetup,
     x: i32,
     y: i32,
@@ -407,22 +418,188 @@ fn stamp<S: Simd, P: PixelStage, K: Sink<S>>(
     fb: &mut K,
     out: &mut PixelOut<S>,
     ip: &mut Interp<S>,
+    scratch: &mut P::Scratch<'c, S>,
 ) -> u32 {
+    if P::BATCH > 1 {
+        let k = ip.queue.n;
+        let n = ip.np - 2;
+        if ip.queue.vals.len() < BATCH * n {
+            ip.queue.vals.resize(BATCH * n, s.splat(0.0));
+        }
+        let (z, wq) = interpolate(
+            s,
+            ctx,
+            p,
+            x,
+            y,
+            &ip.t,
+            &ip.u,
+            ip.x0,
+            ip.y0,
+            ip.np,
+            &mut ip.queue.vals[k * n..(k + 1) * n],
+        );
+        let q = &mut ip.queue;
+        q.x[k] = x;
+        q.y[k] = y;
+        q.bits[k] = bits;
+        q.z[k] = z;
+        q.wq[k] = wq;
+        q.n += 1;
+        if q.n == BATCH {
+            return flush(s, ctx, p, fb, ip, scratch);
+        }
+        return 0;
+    }
+    let n = ip.np - 2;
+    let (z, wq) = interpolate(
+        s,
+        ctx,
+        p,
+        x,
+        y,
+        &ip.t,
+        &ip.u,
+        ip.x0,
+        ip.y0,
+        ip.np,
+        &mut ip.vals[..n],
+    );
+    let attrs = AttrPlanes {
+        planes: &ctx.planes[p.attr_off as usize..p.attr_off as usize + n],
+        persp: p.persp,
+    };
+    let st = Stamp {
+        x,
+        y,
+        coverage: s.mask_from_bits(bits),
+        front: p.front,
+        w: if p.persp != 0 { wq } else { s.splat(1.0) },
+        inputs: &ip.vals,
+    };
+    ctx.stage.shade(s, &st, &attrs, out, scratch);
+    finish(s, ctx, p, x, y, bits, z, wq, &ip.vals, out, fb)
+}
+
+/// Stamps interpolated but not yet shaded, all of one primitive, for a
+/// stage that shades [`BATCH`] stamps at a time. Shading does not read the
+/// targets, so shading a batch and then merging its stamps in order gives
+/// the image of shading and merging stamp by stamp.
+struct Queue<S: Simd> {
+    n: usize,
+    x: [i32; BATCH],
+    y: [i32; BATCH],
+    bits: [u32; BATCH],
+    z: [S::F; BATCH],
+    wq: [S::F; BATCH],
+    /// Stamp k's inputs at `k * inputs ..`.
+    vals: Vec<S::F>,
+    outs: Vec<PixelOut<S>>,
+}
+
+impl<S: Simd> Queue<S> {
+    fn new(s: S) -> Queue<S> {
+        Queue {
+            n: 0,
+            x: [0; BATCH],
+            y: [0; BATCH],
+            bits: [0; BATCH],
+            z: [s.splat(0.0); BATCH],
+            wq: [s.splat(0.0); BATCH],
+            vals: Vec::new(),
+            outs: vec![PixelOut::new(s); BATCH],
+        }
+    }
+}
+
+/// Shades the queued stamps of `p` as one batch and merges them in order.
+#[inline(always)]
+fn flush<'c, S: Simd, P: PixelStage, K: Sink<S>>(
+    s: S,
+    ctx: &Ctx<'c, P>,
+    p: &PrimSetup,
+    fb: &mut K,
+    ip: &mut Interp<S>,
+    scratch: &mut P::Scratch<'c, S>,
+) -> u32 {
+    let q = &mut ip.queue;
+    let count = q.n;
+    if count == 0 {
+        return 0;
+    }
+    q.n = 0;
+    let n = ip.np - 2;
     let one = s.splat(1.0);
-    let w_fog = ctx.w_fog;
-    let np = ip.np;
-    let n = np - 2;
-    let c = ((x - ip.x0) >> 2) as usize * np;
-    let r = ((y - ip.y0) >> 1) as usize * np;
-    let tc = &ip.t[c..c + np];
-    let ur = &ip.u[r..r + np];
+    // A plain loop: an `array::from_fn` closure would be compiled outside
+    // the AVX2 context (see the simd module docs).
+    let mut stamps = [Stamp {
+        x: 0,
+        y: 0,
+        coverage: s.mask_from_bits(0),
+        front: p.front,
+        w: one,
+        inputs: &[],
+    }; BATCH];
+    for (k, st) in stamps.iter_mut().enumerate().take(count) {
+        st.x = q.x[k];
+        st.y = q.y[k];
+        st.coverage = s.mask_from_bits(q.bits[k]);
+        st.w = if p.persp != 0 { q.wq[k] } else { one };
+        st.inputs = &q.vals[k * n..(k + 1) * n];
+    }
+    let attrs = AttrPlanes {
+        planes: &ctx.planes[p.attr_off as usize..p.attr_off as usize + n],
+        persp: p.persp,
+    };
+    ctx.stage
+        .shade_batch(s, &stamps[..count], &attrs, &mut q.outs[..count], scratch);
+    let mut samples = 0;
+    for k in 0..count {
+        samples += finish(
+            s,
+            ctx,
+            p,
+            q.x[k],
+            q.y[k],
+            q.bits[k],
+            q.z[k],
+            q.wq[k],
+            &q.vals[k * n..(k + 1) * n],
+            &q.outs[k],
+            fb,
+        );
+    }
+    samples
+}
+
+/// The interpolated depth, `1 / q` and inputs (into `vals`) of stamp (x, y)
+/// of `p`, from the region's column and row terms.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn interpolate<S: Simd, P: PixelStage>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    p: &PrimSetup,
+    x: i32,
+    y: i32,
+    t: &[S::F],
+    u: &[S::F],
+    x0: i32,
+    y0: i32,
+    np: usize,
+    vals: &mut [S::F],
+) -> (S::F, S::F) {
+    let one = s.splat(1.0);
+    let c = ((x - x0) >> 2) as usize * np;
+    let r = ((y - y0) >> 1) as usize * np;
+    let tc = &t[c..c + np];
+    let ur = &u[r..r + np];
     let z = tc[0] + ur[0];
-    let wq = if p.persp != 0 || w_fog {
+    let wq = if p.persp != 0 || ctx.w_fog {
         one / (tc[1] + ur[1])
     } else {
         one
     };
-    let vals = &mut ip.vals[..n];
     let (ti, ui) = (&tc[2..], &ur[2..]);
     if p.persp == 0 {
         // The common colour-only stage (4 inputs): unrolled, no bounds checks.
@@ -442,26 +619,33 @@ fn stamp<S: Simd, P: PixelStage, K: Sink<S>>(
             }
         }
     } else {
-        for k in 0..n {
-            let v = ti[k] + ui[k];
-            vals[k] = if p.persp & (1 << k) != 0 { v * wq } else { v };
+        for (k, ((v, &t), &u)) in vals.iter_mut().zip(ti).zip(ui).enumerate() {
+            let v0 = t + u;
+            *v = if p.persp & (1 << k) != 0 { v0 * wq } else { v0 };
         }
     }
-    let attrs = AttrPlanes {
-        planes: &ctx.planes[p.attr_off as usize..p.attr_off as usize + n],
-        persp: p.persp,
-    };
-    let st = Stamp {
-        x,
-        y,
-        coverage: s.mask_from_bits(bits),
-        front: p.front,
-        w: if p.persp != 0 { wq } else { one },
-        inputs: &ip.vals,
-    };
-    ctx.stage.shade(s, &st, &attrs, out);
+    (z, wq)
+}
+
+/// Merges one shaded stamp: fog alpha, `oDepth` or the interpolated depth.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn finish<S: Simd, P: PixelStage, K: Sink<S>>(
+    s: S,
+    ctx: &Ctx<'_, P>,
+    p: &PrimSetup,
+    x: i32,
+    y: i32,
+    bits: u32,
+    z: S::F,
+    wq: S::F,
+    vals: &[S::F],
+    out: &PixelOut<S>,
+    fb: &mut K,
+) -> u32 {
+    let one = s.splat(1.0);
     let fog_alpha = match ctx.inputs.fog {
-        Some(k) => ip.vals[k],
+        Some(k) => vals[k],
         None => one,
     };
     // oDepth replaces the interpolated depth, clamped, unbiased (bytecode.md 10).

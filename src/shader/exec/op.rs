@@ -39,6 +39,15 @@ pub(crate) enum SrcKind {
     Zero,
 }
 
+/// What a constant slot of the 8-lane register file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ConstSlot {
+    /// A `def` value: index into `Prepared::imms`.
+    Imm(u32),
+    /// Application float constant `c#`.
+    App(u32),
+}
+
 /// Source modifier (SM2/3 use the first four; the rest are ps_1_x forms,
 /// kept because they are cheap and the decoder produces them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -64,6 +73,10 @@ pub(crate) struct Src {
     /// The swizzle's shape, so the common cases skip the general shuffle.
     pub shape: Shape,
     pub modifier: Modifier,
+    /// For `Reg` sources: component `c` reads flat component
+    /// `4 * slot + swizzle[c]` of the register file (the 8-lane
+    /// interpreter's branch-free read; filled in by `prepare`).
+    pub flat: [u16; 4],
 }
 
 /// The shape of a swizzle.
@@ -95,6 +108,7 @@ impl Src {
         swizzle: [0, 1, 2, 3],
         shape: Shape::Identity,
         modifier: Modifier::None,
+        flat: [0, 1, 2, 3],
     };
 }
 

@@ -21,9 +21,10 @@ use crate::shader::token::{RegisterFile, SrcModifier, Version};
 
 use super::layout::{InputLayout, OutputLayout};
 use super::op::{
-    Cond, Dst, DstKind, Index, IntSrc, Kind, Modifier, Op, Pred, Shape, Src, SrcKind, TexMode,
+    Cond, ConstSlot, Dst, DstKind, Index, IntSrc, Kind, Modifier, Op, Pred, Shape, Src, SrcKind,
+    TexMode,
 };
-use super::regs::{self, INPUT, NUM_TEMPS, OUT, TEMP, VFACE, VPOS};
+use super::regs::{self, INPUT, NREG, NUM_TEMPS, OUT, TEMP, VFACE, VPOS, WIDE_SLOTS};
 
 /// Number of boolean constants an [`ExecKey`] can carry (`b0`–`b127`);
 /// branches on higher `b#` (software profiles only) stay uniform run-time
@@ -98,6 +99,12 @@ pub fn branch_bools(program: &Program) -> u128 {
 pub struct Prepared {
     pub(crate) version: Version,
     pub(crate) ops: Vec<Op>,
+    /// `ops` as the 8-lane interpreter runs them: the same ops at the same
+    /// indices, with non-relative constant reads turned into reads of
+    /// constant slots (`NREG..WIDE_SLOTS`, see [`regs::WIDE_SLOTS`]).
+    pub(crate) wide_ops: Vec<Op>,
+    /// What constant slot `NREG + k` holds.
+    pub(crate) const_slots: Vec<ConstSlot>,
     pub(crate) imms: Vec<[f32; 4]>,
     /// `def` values by register, for relative reads (sorted).
     pub(crate) float_defs: Vec<(u32, [f32; 4])>,
@@ -105,6 +112,9 @@ pub struct Prepared {
     pub(crate) budget: u32,
     /// Index of the main program's `End` op.
     pub(crate) main_end: u32,
+    /// The main program has no flow control (no jumps, loops or calls), so
+    /// the 8-lane interpreter may run it op by op over a batch of stamps.
+    pub(crate) straight: bool,
     /// Output slots the program may write (bit per slot).
     pub(crate) written_outputs: u16,
     /// Temporaries to clear before a run (highest used + 1).
@@ -165,9 +175,30 @@ impl Prepared {
             DstKind::OutRel { base } => acc | (0xFFFFu16.checked_shl(base as u32).unwrap_or(0)),
             _ => acc,
         });
+        let (wide_ops, const_slots) = widen(&b.ops);
+        let main_end = b.ops.iter().position(|o| o.kind == Kind::End).unwrap_or(0);
+        let straight = b.ops[..main_end].iter().all(|o| {
+            !matches!(
+                o.kind,
+                Kind::If { .. }
+                    | Kind::Else { .. }
+                    | Kind::EndIf
+                    | Kind::Loop { .. }
+                    | Kind::EndLoop { .. }
+                    | Kind::Break
+                    | Kind::BreakIf(_)
+                    | Kind::Call { .. }
+                    | Kind::Ret
+                    | Kind::EndSub
+                    | Kind::End
+            )
+        });
         Prepared {
+            straight,
             version: v,
-            main_end: b.ops.iter().position(|o| o.kind == Kind::End).unwrap_or(0) as u32,
+            wide_ops,
+            const_slots,
+            main_end: main_end as u32,
             imms: b.imms,
             float_defs: b.float_defs.into_iter().collect(),
             ops: b.ops,
@@ -242,6 +273,43 @@ impl Prepared {
     pub fn uses_texkill(&self) -> bool {
         self.uses_texkill
     }
+}
+
+/// Flat register-file components read by `swizzle` of `slot`.
+fn flat_of(slot: u16, swizzle: [u8; 4]) -> [u16; 4] {
+    swizzle.map(|c| slot * 4 + (c & 3) as u16)
+}
+
+/// The 8-lane interpreter's form of `ops` (see [`Prepared::wide_ops`]):
+/// every distinct `def` or application constant read without relative
+/// addressing gets a constant slot, while slots last; the rest keep their
+/// general form.
+fn widen(ops: &[Op]) -> (Vec<Op>, Vec<ConstSlot>) {
+    let mut wide = ops.to_vec();
+    let mut slots: Vec<ConstSlot> = Vec::new();
+    let mut slot_of: HashMap<ConstSlot, u16> = HashMap::new();
+    for op in &mut wide {
+        for src in &mut op.src {
+            let c = match src.kind {
+                SrcKind::Imm(k) => ConstSlot::Imm(k),
+                SrcKind::Const(i) => ConstSlot::App(i),
+                _ => continue,
+            };
+            let slot = match slot_of.get(&c) {
+                Some(&slot) => slot,
+                None if NREG + slots.len() < WIDE_SLOTS => {
+                    let slot = (NREG + slots.len()) as u16;
+                    slots.push(c);
+                    slot_of.insert(c, slot);
+                    slot
+                }
+                None => continue,
+            };
+            src.kind = SrcKind::Reg(slot);
+            src.flat = flat_of(slot, src.swizzle);
+        }
+    }
+    (wide, slots)
 }
 
 /// An open structured block during emission.
@@ -676,6 +744,10 @@ impl Builder {
             swizzle,
             shape: Shape::of(swizzle),
             modifier,
+            flat: match kind {
+                SrcKind::Reg(slot) => flat_of(slot, swizzle),
+                _ => [0, 1, 2, 3],
+            },
         }
     }
 

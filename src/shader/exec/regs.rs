@@ -11,6 +11,7 @@
 //! | `INPUT..INPUT+16` | vertex inputs `v0`–`v15`; ps_3_0 `v0`–`v13`; ps_2_x `v0`, `v1` then `t0`–`t7` (see [`input_slot`]) |
 //! | `VPOS`, `VFACE` | ps_3_0 `vPos` (x, y, 0, 0), `vFace` (replicated ±1) |
 //! | `OUT..OUT+16` | outputs, numbered as [`super::layout::OutputLayout`] describes |
+//! | `NREG..WIDE_SLOTS` | 8-lane interpreter only: splatted constants (see [`WIDE_SLOTS`]) |
 //!
 //! Uniform state (constants, `aL`) is not in this array; `a0` and `p0` are
 //! separate per-lane integer and mask registers.
@@ -35,6 +36,18 @@ pub const OUT: u16 = 50;
 pub const NUM_OUTPUTS: u16 = 16;
 /// Number of per-lane register slots.
 pub const NREG: usize = 66;
+/// Slots of the 8-lane interpreter's register file: the `NREG` per-lane
+/// slots, then constant slots (`NREG..WIDE_SLOTS`) that hold the splatted
+/// values of the program's non-relative constant reads, filled once per
+/// executor. A power of two, so a masked slot number is always in range.
+pub const WIDE_SLOTS: usize = 128;
+/// Length of the 8-lane register file: [`WIDE_SLOTS`] and 4 spare slots.
+/// The spare slots make a file 16.5 KiB instead of exactly 16 KiB, so the
+/// files of a batch (allocated one after another) do not share their
+/// 4 KiB page offsets: the same register in consecutive files would
+/// otherwise fall into the same cache set and trip the CPU's 4K-aliasing
+/// store-to-load check (measured: S3 frame time).
+pub const FILE_SLOTS: usize = WIDE_SLOTS + 4;
 
 /// Output slot of `oPos` (vs < 3.0).
 pub const OUT_POS: u16 = 0;

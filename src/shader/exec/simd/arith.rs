@@ -84,39 +84,152 @@ fn dp4<S: Simd>(a: &[S::F; 4], b: &[S::F; 4]) -> S::F {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
 }
 
+/// Number of sources of an op whose result is a function of its source
+/// values alone (no other lanes, no machine state), 0 for every other op.
+/// Such ops run through [`pure`] in both the per-stamp and the batched
+/// forms of the interpreter.
+#[inline(always)]
+pub(super) fn pure_arity(kind: Kind) -> usize {
+    match kind {
+        Kind::Mov
+        | Kind::Abs
+        | Kind::Frc
+        | Kind::Sgn
+        | Kind::Rcp
+        | Kind::Rsq
+        | Kind::Exp
+        | Kind::Log
+        | Kind::ExpP1
+        | Kind::Lit
+        | Kind::Nrm
+        | Kind::SinCos => 1,
+        Kind::Add
+        | Kind::Sub
+        | Kind::Mul
+        | Kind::Dp3
+        | Kind::Dp4
+        | Kind::Min
+        | Kind::Max
+        | Kind::Slt
+        | Kind::Sge
+        | Kind::Pow
+        | Kind::Dst
+        | Kind::Crs => 2,
+        Kind::Mad | Kind::Dp2Add | Kind::Lrp | Kind::Cmp | Kind::Cnd => 3,
+        _ => 0,
+    }
+}
+
+/// `[f(0), f(1), f(2), f(3)]`, always inlined (`array::from_fn` leaves a
+/// guarded stack array behind in the batched loops).
+#[inline(always)]
+fn each4<T>(mut f: impl FnMut(usize) -> T) -> [T; 4] {
+    [f(0), f(1), f(2), f(3)]
+}
+
+/// The result of a pure op (see [`pure_arity`]) on source values `a`, `b`, `d`.
+#[inline(always)]
+pub(super) fn pure<S: Simd>(
+    s: S,
+    kind: Kind,
+    a: [S::F; 4],
+    b: [S::F; 4],
+    d: [S::F; 4],
+) -> [S::F; 4] {
+    let zero = s.splat(0.0);
+    let one = s.splat(1.0);
+    match kind {
+        Kind::Mov => a,
+        Kind::Add => each4(|c| a[c] + b[c]),
+        Kind::Sub => each4(|c| a[c] - b[c]),
+        Kind::Mul => each4(|c| a[c] * b[c]),
+        Kind::Mad => each4(|c| a[c] * b[c] + d[c]),
+        Kind::Dp3 => [dp3::<S>(&a, &b); 4],
+        Kind::Dp4 => [dp4::<S>(&a, &b); 4],
+        Kind::Dp2Add => [a[0] * b[0] + a[1] * b[1] + d[3]; 4],
+        Kind::Min | Kind::Max => each4(|c| {
+            let pick = if kind == Kind::Min {
+                a[c].lt(b[c])
+            } else {
+                a[c].ge(b[c])
+            };
+            let r = pick.select_f(a[c], b[c]);
+            b[c].ne(b[c]).select_f(a[c], r)
+        }),
+        Kind::Slt | Kind::Sge => each4(|c| {
+            let t = if kind == Kind::Slt {
+                a[c].lt(b[c])
+            } else {
+                a[c].ge(b[c])
+            };
+            t.select_f(one, zero)
+        }),
+        Kind::Abs => map4(a, |x| abs(s, x)),
+        Kind::Frc => map4(a, |x| {
+            let r = x - x.floor();
+            r.ge(one).select_f(s.splat(math::ONE_MINUS_ULP), r)
+        }),
+        Kind::Sgn => map4(a, |x| {
+            let r = x.gt(zero).select_f(one, zero);
+            x.lt(zero).select_f(s.splat(-1.0), r)
+        }),
+        Kind::Rcp => [one / a[3]; 4],
+        Kind::Rsq => [one / abs(s, a[3]).sqrt(); 4],
+        Kind::Exp => [lanes(s, a[3], math::exp2); 4],
+        Kind::Log => [lanes(s, a[3], math::log2); 4],
+        Kind::Pow => {
+            let (x, y) = (a[3].to_array(), b[3].to_array());
+            [s.f32s(std::array::from_fn(|l| math::pow(x[l], y[l]))); 4]
+        }
+        Kind::ExpP1 => {
+            let x = a[3].to_array();
+            let r = x.map(math::expp1);
+            std::array::from_fn(|c| s.f32s(std::array::from_fn(|l| r[l][c])))
+        }
+        Kind::Lit => {
+            let (x, y, w) = (a[0].to_array(), a[1].to_array(), a[3].to_array());
+            let r: [[f32; 4]; 8] = std::array::from_fn(|l| math::lit(x[l], y[l], w[l]));
+            std::array::from_fn(|c| s.f32s(std::array::from_fn(|l| r[l][c])))
+        }
+        Kind::Dst => [one, a[1] * b[1], a[2], b[3]],
+        Kind::Lrp => each4(|c| d[c] + a[c] * (b[c] - d[c])),
+        Kind::Crs => [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+            zero,
+        ],
+        Kind::Nrm => {
+            let f = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+            let k = f.ne(zero).select_f(one / f.sqrt(), s.splat(f32::MAX));
+            map4(a, |x| x * k)
+        }
+        Kind::SinCos => {
+            let x = a[3].to_array();
+            let r = x.map(math::sincos);
+            [s.f32s(r.map(|t| t.0)), s.f32s(r.map(|t| t.1)), zero, zero]
+        }
+        Kind::Cmp | Kind::Cnd => each4(|c| {
+            let t = if kind == Kind::Cmp {
+                a[c].ge(zero)
+            } else {
+                a[c].gt(s.splat(0.5))
+            };
+            t.select_f(b[c], d[c])
+        }),
+        _ => [zero; 4],
+    }
+}
+
 impl<S: Simd> Machine<'_, S> {
     /// Executes one arithmetic, texture or `texkill` op for the lanes in `m`.
     #[inline(always)]
     pub(super) fn exec(&mut self, op: &Op, m: S::M, full: bool) {
         let s = self.s;
         let zero = s.splat(0.0);
-        let one = s.splat(1.0);
         let src = &op.src;
         let v: [S::F; 4] = match op.kind {
             Kind::Nop => return,
-            Kind::Mov => self.read(&src[0]),
-            Kind::Add => {
-                let (a, b) = (self.read(&src[0]), self.read(&src[1]));
-                std::array::from_fn(|c| a[c] + b[c])
-            }
-            Kind::Sub => {
-                let (a, b) = (self.read(&src[0]), self.read(&src[1]));
-                std::array::from_fn(|c| a[c] - b[c])
-            }
-            Kind::Mul => {
-                let (a, b) = (self.read(&src[0]), self.read(&src[1]));
-                std::array::from_fn(|c| a[c] * b[c])
-            }
-            Kind::Mad => {
-                let (a, b, d) = (self.read(&src[0]), self.read(&src[1]), self.read(&src[2]));
-                std::array::from_fn(|c| a[c] * b[c] + d[c])
-            }
-            Kind::Dp3 => [dp3::<S>(&self.read(&src[0]), &self.read(&src[1])); 4],
-            Kind::Dp4 => [dp4::<S>(&self.read(&src[0]), &self.read(&src[1])); 4],
-            Kind::Dp2Add => {
-                let (a, b, d) = (self.read(&src[0]), self.read(&src[1]), self.read(&src[2]));
-                [a[0] * b[0] + a[1] * b[1] + d[3]; 4]
-            }
             Kind::Mat { rows, dp4: four } => {
                 let a = self.read(&src[0]);
                 let mut d = [zero; 4];
@@ -130,96 +243,12 @@ impl<S: Simd> Machine<'_, S> {
                 }
                 d
             }
-            Kind::Min | Kind::Max => {
-                let (a, b) = (self.read(&src[0]), self.read(&src[1]));
-                std::array::from_fn(|c| {
-                    let pick = if op.kind == Kind::Min {
-                        a[c].lt(b[c])
-                    } else {
-                        a[c].ge(b[c])
-                    };
-                    let r = pick.select_f(a[c], b[c]);
-                    b[c].ne(b[c]).select_f(a[c], r)
-                })
-            }
-            Kind::Slt | Kind::Sge => {
-                let (a, b) = (self.read(&src[0]), self.read(&src[1]));
-                std::array::from_fn(|c| {
-                    let t = if op.kind == Kind::Slt {
-                        a[c].lt(b[c])
-                    } else {
-                        a[c].ge(b[c])
-                    };
-                    t.select_f(one, zero)
-                })
-            }
-            Kind::Abs => map4(self.read(&src[0]), |x| abs(s, x)),
-            Kind::Frc => map4(self.read(&src[0]), |x| {
-                let r = x - x.floor();
-                r.ge(one).select_f(s.splat(math::ONE_MINUS_ULP), r)
-            }),
-            Kind::Sgn => map4(self.read(&src[0]), |x| {
-                let r = x.gt(zero).select_f(one, zero);
-                x.lt(zero).select_f(s.splat(-1.0), r)
-            }),
-            Kind::Rcp => [one / self.read(&src[0])[3]; 4],
-            Kind::Rsq => [one / abs(s, self.read(&src[0])[3]).sqrt(); 4],
-            Kind::Exp => [lanes(s, self.read(&src[0])[3], math::exp2); 4],
-            Kind::Log => [lanes(s, self.read(&src[0])[3], math::log2); 4],
-            Kind::Pow => {
-                let a = self.read(&src[0])[3].to_array();
-                let b = self.read(&src[1])[3].to_array();
-                [s.f32s(std::array::from_fn(|l| math::pow(a[l], b[l]))); 4]
-            }
-            Kind::ExpP1 => {
-                let x = self.read(&src[0])[3].to_array();
-                let r = x.map(math::expp1);
-                std::array::from_fn(|c| s.f32s(std::array::from_fn(|l| r[l][c])))
-            }
-            Kind::Lit => {
+            k if pure_arity(k) > 0 => {
+                let n = pure_arity(k);
                 let a = self.read(&src[0]);
-                let (x, y, w) = (a[0].to_array(), a[1].to_array(), a[3].to_array());
-                let r: [[f32; 4]; 8] = std::array::from_fn(|l| math::lit(x[l], y[l], w[l]));
-                std::array::from_fn(|c| s.f32s(std::array::from_fn(|l| r[l][c])))
-            }
-            Kind::Dst => {
-                let (a, b) = (self.read(&src[0]), self.read(&src[1]));
-                [one, a[1] * b[1], a[2], b[3]]
-            }
-            Kind::Lrp => {
-                let (a, b, d) = (self.read(&src[0]), self.read(&src[1]), self.read(&src[2]));
-                std::array::from_fn(|c| d[c] + a[c] * (b[c] - d[c]))
-            }
-            Kind::Crs => {
-                let (a, b) = (self.read(&src[0]), self.read(&src[1]));
-                [
-                    a[1] * b[2] - a[2] * b[1],
-                    a[2] * b[0] - a[0] * b[2],
-                    a[0] * b[1] - a[1] * b[0],
-                    zero,
-                ]
-            }
-            Kind::Nrm => {
-                let a = self.read(&src[0]);
-                let f = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
-                let k = f.ne(zero).select_f(one / f.sqrt(), s.splat(f32::MAX));
-                map4(a, |x| x * k)
-            }
-            Kind::SinCos => {
-                let x = self.read(&src[0])[3].to_array();
-                let r = x.map(math::sincos);
-                [s.f32s(r.map(|t| t.0)), s.f32s(r.map(|t| t.1)), zero, zero]
-            }
-            Kind::Cmp | Kind::Cnd => {
-                let (a, b, d) = (self.read(&src[0]), self.read(&src[1]), self.read(&src[2]));
-                std::array::from_fn(|c| {
-                    let t = if op.kind == Kind::Cmp {
-                        a[c].ge(zero)
-                    } else {
-                        a[c].gt(s.splat(0.5))
-                    };
-                    t.select_f(b[c], d[c])
-                })
+                let b = if n > 1 { self.read(&src[1]) } else { [zero; 4] };
+                let c = if n > 2 { self.read(&src[2]) } else { [zero; 4] };
+                pure(s, k, a, b, c)
             }
             Kind::Dsx => map4(self.read(&src[0]), |x| ddx(s, x)),
             Kind::Dsy => map4(self.read(&src[0]), |x| ddy(s, x)),

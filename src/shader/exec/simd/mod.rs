@@ -14,14 +14,19 @@
 //! are dropped, loop counts are bounded and the budget bounds the rest.
 
 mod arith;
+mod batch;
 mod texture;
+
+pub use batch::BATCH;
 
 use crate::simd::{FloatV, IntV, MaskV, Simd};
 use crate::texture_fetch::TextureFetch;
 
-use super::op::{Cond, Index, IntSrc, Kind, Modifier, Op, Shape, Src, SrcKind};
+use super::op::{Cond, ConstSlot, Index, IntSrc, Kind, Modifier, Op, Src, SrcKind};
 use super::prepare::Prepared;
-use super::regs::{INPUT, NREG, NUM_INPUTS, OUT, OUT_D0, OUT_FOG, VFACE, VPOS};
+use super::regs::{
+    FILE_SLOTS, INPUT, NREG, NUM_INPUTS, OUT, OUT_D0, OUT_FOG, VFACE, VPOS, WIDE_SLOTS,
+};
 use super::{Constants, MAX_CALL_DEPTH, PixelInputs, PixelOutputs};
 
 /// Runs a vertex program on 8 vertices. `inputs` are the vertex-input
@@ -70,17 +75,26 @@ pub struct Executor<'a, S: Simd> {
 }
 
 impl<'a, S: Simd> Executor<'a, S> {
-    /// A context for `p` with `consts` and `fetch`.
+    /// A context for `p` with `consts` and `fetch`: allocates the register
+    /// file and fills the program's constant slots.
     #[inline(always)]
     pub fn new(
         p: &'a Prepared,
         s: S,
-        consts: &'a Constants<'a>,
+        consts: &Constants<'a>,
         fetch: &'a dyn TextureFetch<S>,
     ) -> Self {
         Executor {
-            m: Machine::new(p, s, consts, fetch),
+            m: Machine::new(p, s, *consts, fetch),
         }
+    }
+
+    /// The vertex-input / pixel-input register slots (`v0`–`v15`) for
+    /// [`Executor::run_pixel_in_place`]: what a run leaves in them is what
+    /// the caller last wrote (every slot starts at 0).
+    #[inline(always)]
+    pub fn inputs_mut(&mut self) -> &mut [[S::F; 4]] {
+        &mut self.m.r[INPUT as usize..(INPUT + NUM_INPUTS) as usize]
     }
 
     /// Clears the per-run state the program can observe.
@@ -138,13 +152,32 @@ impl<'a, S: Simd> Executor<'a, S> {
     /// Runs two quads (see [`run_pixel`]).
     #[inline(always)]
     pub fn run_pixel(&mut self, inputs: &PixelInputs<S>, active: S::M) -> PixelOutputs<S> {
-        self.reset();
         self.load_inputs(&inputs.v);
+        self.run_pixel_in_place(inputs.pos, inputs.face, active)
+    }
+
+    /// Runs two quads whose inputs the caller wrote through
+    /// [`Executor::inputs_mut`]; `pos` and `face` as in [`PixelInputs`].
+    #[inline(always)]
+    pub fn run_pixel_in_place(
+        &mut self,
+        pos: [S::F; 2],
+        face: S::F,
+        active: S::M,
+    ) -> PixelOutputs<S> {
+        self.reset();
         let m = &mut self.m;
         let z = m.s.splat(0.0);
-        m.r[VPOS as usize] = [inputs.pos[0], inputs.pos[1], z, z];
-        m.r[VFACE as usize] = [inputs.face; 4];
+        m.r[VPOS as usize] = [pos[0], pos[1], z, z];
+        m.r[VFACE as usize] = [face; 4];
         m.run(active);
+        self.pixel_outputs()
+    }
+
+    /// The pixel results of the current register file.
+    #[inline(always)]
+    fn pixel_outputs(&mut self) -> PixelOutputs<S> {
+        let m = &mut self.m;
         m.canonical_nans();
         let o = OUT as usize;
         PixelOutputs {
@@ -181,29 +214,43 @@ enum Frame<M> {
 pub(super) struct Machine<'a, S: Simd> {
     pub(super) s: S,
     pub(super) p: &'a Prepared,
-    pub(super) r: [[S::F; 4]; NREG],
+    /// Per-lane slots, then the constant slots (see [`WIDE_SLOTS`]).
+    pub(super) r: Box<[[S::F; 4]; FILE_SLOTS]>,
     pub(super) a0: [S::I; 4],
     pub(super) p0: [S::M; 4],
     pub(super) al: i32,
-    pub(super) c: &'a Constants<'a>,
+    pub(super) c: Constants<'a>,
     pub(super) fetch: &'a dyn TextureFetch<S>,
     pub(super) kill: S::M,
+    /// Per-stamp state of a batch (empty until the first batch).
+    bank: Vec<batch::Bank<S>>,
 }
 
 impl<'a, S: Simd> Machine<'a, S> {
     #[inline(always)]
-    fn new(p: &'a Prepared, s: S, c: &'a Constants<'a>, fetch: &'a dyn TextureFetch<S>) -> Self {
+    fn new(p: &'a Prepared, s: S, c: Constants<'a>, fetch: &'a dyn TextureFetch<S>) -> Self {
         let none = s.mask_from_bits(0);
+        let mut r = Box::new([[s.splat(0.0); 4]; FILE_SLOTS]);
+        for (k, slot) in p.const_slots.iter().enumerate() {
+            let v = match *slot {
+                ConstSlot::Imm(i) => p.imms.get(i as usize).copied().unwrap_or([0.0; 4]),
+                ConstSlot::App(i) => c.float.get(i as usize).copied().unwrap_or([0.0; 4]),
+            };
+            if let Some(dst) = r.get_mut(NREG + k) {
+                *dst = splat4(s, v);
+            }
+        }
         Machine {
             s,
             p,
-            r: [[s.splat(0.0); 4]; NREG],
+            r,
             a0: [s.splat_i(0); 4],
             p0: [none; 4],
             al: 0,
             c,
             fetch,
             kill: none,
+            bank: Vec::new(),
         }
     }
 
@@ -212,7 +259,7 @@ impl<'a, S: Simd> Machine<'a, S> {
     fn run(&mut self, active: S::M) {
         let s = self.s;
         let p = self.p;
-        let ops = &p.ops[..];
+        let ops = &p.wide_ops[..];
         let none = s.mask_from_bits(0);
         let budget = s.splat_i(p.budget.min(i32::MAX as u32) as i32);
         let mut count = s.splat_i(0);
@@ -431,20 +478,14 @@ impl<'a, S: Simd> Machine<'a, S> {
     #[inline(always)]
     pub(super) fn read(&self, src: &Src) -> [S::F; 4] {
         let s = self.s;
-        if let SrcKind::Reg(i) = src.kind {
-            // The common case: a register with an identity or replicate swizzle.
-            let r = &self.r[i as usize];
-            let sw = src.swizzle;
-            let v = match src.shape {
-                Shape::Identity => *r,
-                Shape::Replicate(k) => [r[k as usize & 3]; 4],
-                Shape::General => [
-                    r[sw[0] as usize & 3],
-                    r[sw[1] as usize & 3],
-                    r[sw[2] as usize & 3],
-                    r[sw[3] as usize & 3],
-                ],
+        if let SrcKind::Reg(_) = src.kind {
+            // The common case, without branches on the swizzle: component c
+            // is flat component `src.flat[c]` (a masked index, always in range).
+            let f = |c: usize| {
+                let k = src.flat[c] as usize;
+                self.r[(k >> 2) & (WIDE_SLOTS - 1)][k & 3]
             };
+            let v = [f(0), f(1), f(2), f(3)];
             return match src.modifier {
                 Modifier::None => v,
                 m => map4(v, |x| arith::modify::<S>(s, m, x)),

@@ -1,0 +1,239 @@
+//! Pixel programs over a batch of stamps: the dispatch cost of an op is
+//! paid once per batch, not once per stamp.
+//!
+//! Each stamp of a batch has its own register bank (register file, `a0`,
+//! `p0`, kill mask). A program without flow control ([`Prepared::straight`])
+//! runs op by op: a pure op ([`pure_arity`]) whose operands are all plain
+//! registers is computed for every stamp in one tight loop; any other op
+//! runs through the per-stamp [`Machine::exec`] with the stamp's bank
+//! swapped in. Programs with flow control run stamp by stamp.
+//!
+//! Equality with the per-stamp run: the values of every lane of an active
+//! quad are computed by the same operations in the same order. The tight
+//! loop also writes the lanes outside the execution mask (whole quads that
+//! no covered pixel needs); nothing reads those lanes back: derivatives
+//! stay inside a quad, texture fetches and `texkill` take the mask, and the
+//! caller writes only covered lanes.
+//!
+//! [`Prepared::straight`]: super::super::prepare::Prepared
+
+use crate::simd::{MaskV, Simd};
+
+use super::super::PixelOutputs;
+use super::super::op::{DstKind, Kind, Modifier, Op, SrcKind};
+use super::super::regs::{FILE_SLOTS, INPUT, NUM_INPUTS, VFACE, VPOS, WIDE_SLOTS};
+use super::arith::{modify, pure, pure_arity, sat};
+use super::{Executor, Machine, map4};
+
+/// Stamps in one batch.
+pub const BATCH: usize = 8;
+
+/// One stamp's per-run state while it is not the machine's current one.
+pub(super) struct Bank<S: Simd> {
+    r: Box<[[S::F; 4]; FILE_SLOTS]>,
+    a0: [S::I; 4],
+    p0: [S::M; 4],
+    kill: S::M,
+}
+
+impl<S: Simd> Machine<'_, S> {
+    /// Makes bank `k` the current state (and the current state bank `k`);
+    /// calling it again swaps back.
+    #[inline(always)]
+    fn swap_bank(&mut self, k: usize) {
+        let b = &mut self.bank[k];
+        std::mem::swap(&mut self.r, &mut b.r);
+        std::mem::swap(&mut self.a0, &mut b.a0);
+        std::mem::swap(&mut self.p0, &mut b.p0);
+        std::mem::swap(&mut self.kill, &mut b.kill);
+    }
+
+    /// Runs the straight-line main program over the first `n` banks.
+    #[inline(always)]
+    fn run_straight(&mut self, n: usize, active: &[S::M; BATCH]) {
+        let s = self.s;
+        let p = self.p;
+        for op in &p.wide_ops[..p.main_end as usize] {
+            let arity = pure_arity(op.kind);
+            if arity > 0 && plain_operands(op, arity) {
+                let banks = &mut self.bank[..n];
+                // A plain op: every source unmodified, a full unsaturated write.
+                let simple = op.src[..arity].iter().all(|x| x.modifier == Modifier::None)
+                    && op.dst.mask == 0xF
+                    && !op.dst.sat;
+                // ... and every source read as `.xyzw`: one index per source.
+                let identity = simple
+                    && op.src[..arity]
+                        .iter()
+                        .all(|x| x.flat.iter().enumerate().all(|(c, &f)| f as usize & 3 == c));
+                // Constant kinds, so that `pure` folds to one formula per loop.
+                macro_rules! each {
+                    ($($kind:ident: $n:literal),*) => {
+                        match (op.kind, simple, identity) {
+                            $(
+                                (Kind::$kind, _, true) => tight::<S, $n, true, true>(s, banks, op, Kind::$kind),
+                                (Kind::$kind, true, false) => tight::<S, $n, true, false>(s, banks, op, Kind::$kind),
+                                (Kind::$kind, false, _) => tight::<S, $n, false, false>(s, banks, op, Kind::$kind),
+                            )*
+                            (k, _, _) => tight::<S, 3, false, false>(s, banks, op, k),
+                        }
+                    };
+                }
+                each!(
+                    Mov: 1, Abs: 1, Frc: 1, Rcp: 1, Rsq: 1, Nrm: 1,
+                    Add: 2, Sub: 2, Mul: 2, Dp3: 2, Dp4: 2, Min: 2, Max: 2,
+                    Mad: 3, Dp2Add: 3, Lrp: 3, Cmp: 3
+                );
+            } else {
+                for (k, &m) in active.iter().enumerate().take(n) {
+                    self.swap_bank(k);
+                    self.exec(op, m, m.all());
+                    self.swap_bank(k);
+                }
+            }
+        }
+    }
+}
+
+/// Runs pure op `op` (of `kind`, reading `N` sources) over `banks`;
+/// `SIMPLE`: no source modifier, a full unsaturated write; `IDENTITY`:
+/// also every source unswizzled.
+#[inline(always)]
+fn tight<S: Simd, const N: usize, const SIMPLE: bool, const IDENTITY: bool>(
+    s: S,
+    banks: &mut [Bank<S>],
+    op: &Op,
+    kind: Kind,
+) {
+    let zero = [s.splat(0.0); 4];
+    let DstKind::Reg(d) = op.dst.kind else {
+        return;
+    };
+    let d = d as usize & (WIDE_SLOTS - 1);
+    let (mask, saturate) = (op.dst.mask, op.dst.sat);
+    // Flat component indices, loaded once (not once per bank).
+    let flat = |k: usize| op.src[k].flat.map(|c| c as usize);
+    let (fa, fb, fc) = (flat(0), flat(1), flat(2));
+    let mods = [op.src[0].modifier, op.src[1].modifier, op.src[2].modifier];
+    for bank in banks {
+        let r = &mut *bank.r;
+        let rd = |f: &[usize; 4], m: Modifier| {
+            if IDENTITY {
+                return r[(f[0] >> 2) & (WIDE_SLOTS - 1)];
+            }
+            let v = read_flat::<S>(r, f);
+            if SIMPLE { v } else { modified(s, m, v) }
+        };
+        let a = rd(&fa, mods[0]);
+        let b = if N > 1 { rd(&fb, mods[1]) } else { zero };
+        let c = if N > 2 { rd(&fc, mods[2]) } else { zero };
+        let v = pure(s, kind, a, b, c);
+        if SIMPLE {
+            r[d] = v;
+        } else {
+            let v = if saturate { map4(v, |x| sat(s, x)) } else { v };
+            for (ch, x) in v.into_iter().enumerate() {
+                if mask & (1 << ch) != 0 {
+                    r[d][ch] = x;
+                }
+            }
+        }
+    }
+}
+
+/// The op writes a register and reads its `arity` sources from registers
+/// (so the tight loop of [`Machine::run_straight`] can run it).
+#[inline(always)]
+fn plain_operands(op: &Op, arity: usize) -> bool {
+    matches!(op.dst.kind, DstKind::Reg(_))
+        && op.dst.pred.is_none()
+        && op.src[..arity]
+            .iter()
+            .all(|s| matches!(s.kind, SrcKind::Reg(_)))
+}
+
+/// Flat components `f` of register file `r` (a swizzled register read).
+#[inline(always)]
+fn read_flat<S: Simd>(r: &[[S::F; 4]; FILE_SLOTS], f: &[usize; 4]) -> [S::F; 4] {
+    // A masked index into the flattened file: always in range, no check.
+    let flat = r.as_flattened();
+    let c = |k: usize| flat[k & (4 * WIDE_SLOTS - 1)];
+    [c(f[0]), c(f[1]), c(f[2]), c(f[3])]
+}
+
+/// `v` with source modifier `m`.
+#[inline(always)]
+fn modified<S: Simd>(s: S, m: Modifier, v: [S::F; 4]) -> [S::F; 4] {
+    match m {
+        Modifier::None => v,
+        m => map4(v, |x| modify::<S>(s, m, x)),
+    }
+}
+
+impl<S: Simd> Executor<'_, S> {
+    /// The input register slots (`v0`–`v15`) of stamp `k` of the next
+    /// batch ([`Executor::run_pixel_batch`]); like
+    /// [`Executor::inputs_mut`], they keep what the caller wrote.
+    #[inline(always)]
+    pub fn batch_inputs_mut(&mut self, k: usize) -> &mut [[S::F; 4]] {
+        self.ensure_banks();
+        let k = k.min(BATCH - 1);
+        &mut self.m.bank[k].r[INPUT as usize..(INPUT + NUM_INPUTS) as usize]
+    }
+
+    /// Runs `n` stamps (at most [`BATCH`]) whose inputs were written through
+    /// [`Executor::batch_inputs_mut`]; stamp `k` has `pos[k]`, `face[k]`,
+    /// `active[k]` as in [`Executor::run_pixel_in_place`], and gets
+    /// `out[k]`: the same results as `n` calls of that function.
+    #[inline(always)]
+    pub fn run_pixel_batch(
+        &mut self,
+        n: usize,
+        pos: &[[S::F; 2]; BATCH],
+        face: &[S::F; BATCH],
+        active: &[S::M; BATCH],
+        out: &mut [PixelOutputs<S>; BATCH],
+    ) {
+        self.ensure_banks();
+        let n = n.min(BATCH);
+        if !self.m.p.straight {
+            for k in 0..n {
+                self.m.swap_bank(k);
+                out[k] = self.run_pixel_in_place(pos[k], face[k], active[k]);
+                self.m.swap_bank(k);
+            }
+            return;
+        }
+        let z = self.m.s.splat(0.0);
+        for k in 0..n {
+            self.m.swap_bank(k);
+            self.reset();
+            self.m.r[VPOS as usize] = [pos[k][0], pos[k][1], z, z];
+            self.m.r[VFACE as usize] = [face[k]; 4];
+            self.m.swap_bank(k);
+        }
+        self.m.run_straight(n, active);
+        for (k, o) in out.iter_mut().enumerate().take(n) {
+            self.m.swap_bank(k);
+            *o = self.pixel_outputs();
+            self.m.swap_bank(k);
+        }
+    }
+
+    /// Creates the banks on first use: copies of the current register file
+    /// (constant slots filled, inputs as written so far).
+    #[inline(always)]
+    fn ensure_banks(&mut self) {
+        if self.m.bank.len() < BATCH {
+            let m = &mut self.m;
+            while m.bank.len() < BATCH {
+                m.bank.push(Bank {
+                    r: m.r.clone(),
+                    a0: m.a0,
+                    p0: m.p0,
+                    kill: m.kill,
+                });
+            }
+        }
+    }
+}
