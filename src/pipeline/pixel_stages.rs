@@ -27,7 +27,7 @@ use crate::ffp::{
 use crate::pixel::{AttrPlanes, BATCH, PixelOut, PixelOutScalar, PixelStage, ScalarStamp, Stamp};
 use crate::sampler::BoundTextures;
 use crate::shader::exec::{
-    Constants, Executor, Link, LinkSource, PixelOutputs, Prepared, ScalarPixelInputs, scalar,
+    Constants, Executor, Link, LinkSource, Prepared, ScalarPixelInputs, scalar,
 };
 use crate::simd::{FloatV, MaskV, Outlined, Simd};
 
@@ -455,18 +455,17 @@ impl<S: Simd> Outlined<S> for ShaderBatchShade<'_, '_, '_, S> {
             face[k] = f;
             active[k] = a;
         }
-        let mut o = [PixelOutputs {
-            color: [[z; 4]; 4],
-            depth: None,
-            kill: s.mask_from_bits(0),
-        }; BATCH];
-        self.exec.run_pixel_batch(n, &pos, &face, &active, &mut o);
-        for (out, o) in self.outs.iter_mut().zip(o.iter()).take(n) {
-            out.color = o.color;
-            out.written = self.stage.written;
-            out.kill = o.kill;
-            out.depth = o.depth;
-        }
+        let written = self.stage.written;
+        let outs = self.outs;
+        self.exec
+            .run_pixel_batch(n, &pos, &face, &active, |k, color, depth, kill| {
+                if let Some(out) = outs.get_mut(k) {
+                    out.color = *color;
+                    out.written = written;
+                    out.kill = kill;
+                    out.depth = depth;
+                }
+            });
     }
 }
 

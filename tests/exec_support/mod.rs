@@ -4,6 +4,9 @@
 //! return the scalar results for value checks.
 #![allow(dead_code)]
 
+#[path = "../../fuzz/fuzz_targets/common/batch_check.rs"]
+mod batch_check;
+
 use warp9::shader::exec::point_fetch::PointFetch;
 use warp9::shader::exec::{
     Constants, ExecKey, PixelInputs, Prepared, ScalarPixelInputs, ScalarPixelOutput, scalar, simd,
@@ -289,7 +292,7 @@ impl<F: Fetch> Kernel for PsKernel<'_, F> {
             self.fetch.lanes::<S>(),
             s.mask_from_bits(self.active),
         );
-        check_batch(
+        batch_check::check_batch(
             s,
             self.p,
             &inputs,
@@ -302,70 +305,6 @@ impl<F: Fetch> Kernel for PsKernel<'_, F> {
             o.depth.map(|d| d.to_array()),
             o.kill.bits(),
         )
-    }
-}
-
-/// Runs `inputs` as stamp 1 of a batch of 3 (the other stamps get other
-/// inputs), twice on one executor, and asserts that the lanes of the
-/// quads of `active` equal a lone run with those quads active (the
-/// rasterizer's masks are whole quads; the batch may compute other lanes).
-fn check_batch<S: Simd>(
-    s: S,
-    p: &Prepared,
-    inputs: &PixelInputs<S>,
-    consts: &Constants<'_>,
-    fetch: &dyn TextureFetch<S>,
-    active: u32,
-) {
-    let quads =
-        if active & 0x33 != 0 { 0x33 } else { 0 } | if active & 0xCC != 0 { 0xCC } else { 0 };
-    let lone = simd::run_pixel(p, s, inputs, consts, fetch, s.mask_from_bits(quads));
-    let mut ex = simd::Executor::new(p, s, consts, fetch);
-    let z = s.splat(0.0);
-    let other = |k: usize| {
-        inputs
-            .v
-            .map(|r| r.map(|x| x * s.splat(k as f32 + 2.0) + s.splat(0.25)))
-    };
-    let mut pos = [[z; 2]; simd::BATCH];
-    let mut face = [z; simd::BATCH];
-    let mut act = [s.mask_from_bits(0xFF); simd::BATCH];
-    for round in 0..2 {
-        for k in 0..3 {
-            let v = if k == 1 { inputs.v } else { other(k + round) };
-            ex.batch_inputs_mut(k).copy_from_slice(&v);
-            pos[k] = inputs.pos;
-            face[k] = inputs.face;
-        }
-        act[1] = s.mask_from_bits(quads);
-        let mut out = [lone; simd::BATCH];
-        ex.run_pixel_batch(3, &pos, &face, &act, &mut out);
-        let got = &out[1];
-        for l in (0..8).filter(|l| quads & (1 << l) != 0) {
-            for t in 0..4 {
-                for c in 0..4 {
-                    let (a, b) = (
-                        got.color[t][c].to_array()[l],
-                        lone.color[t][c].to_array()[l],
-                    );
-                    assert_eq!(
-                        a.to_bits(),
-                        b.to_bits(),
-                        "batch lane {l} oC{t}[{c}]: {a} vs {b}"
-                    );
-                }
-            }
-            assert_eq!(
-                got.depth.map(|d| d.to_array()[l].to_bits()),
-                lone.depth.map(|d| d.to_array()[l].to_bits()),
-                "batch lane {l} depth"
-            );
-        }
-        assert_eq!(
-            got.kill.bits() & quads,
-            lone.kill.bits() & quads,
-            "batch kill"
-        );
     }
 }
 

@@ -23,6 +23,9 @@
 // it without the fuzz entry point's caller context.
 #![allow(dead_code)]
 
+#[path = "batch_check.rs"]
+mod batch_check;
+
 use warp9::shader::exec::point_fetch::{PointFetch, Texture2D};
 use warp9::shader::exec::{
     Constants, ExecKey, PixelInputs, Prepared, ScalarPixelInputs, scalar, simd,
@@ -939,6 +942,7 @@ impl Kernel for PsKernel<'_> {
         other.v.reverse();
         ex.run_pixel(&other, s.mask_from_bits(0xFF));
         let again = ex.run_pixel(&inputs, active);
+        batch_check::check_batch(s, self.p, &inputs, self.consts, self.fetch, self.active);
         let color = o.color.map(|r| r.map(|x| x.to_array()));
         assert_eq!(
             color.map(|r| r.map(|x| x.map(f32::to_bits))),

@@ -280,10 +280,62 @@ pub(crate) enum Kind {
     End,
 }
 
+impl Kind {
+    /// Number of sources of an op whose result is a function of its source
+    /// values alone (no other lanes, no machine state), 0 for every other op.
+    /// Such ops run through `simd::arith::pure` in both the per-stamp and the batched
+    /// forms of the 8-lane interpreter.
+    #[inline(always)]
+    pub(crate) fn pure_arity(self) -> usize {
+        match self {
+            Kind::Mov
+            | Kind::Abs
+            | Kind::Frc
+            | Kind::Sgn
+            | Kind::Rcp
+            | Kind::Rsq
+            | Kind::Exp
+            | Kind::Log
+            | Kind::ExpP1
+            | Kind::Lit
+            | Kind::Nrm
+            | Kind::SinCos => 1,
+            Kind::Add
+            | Kind::Sub
+            | Kind::Mul
+            | Kind::Dp3
+            | Kind::Dp4
+            | Kind::Min
+            | Kind::Max
+            | Kind::Slt
+            | Kind::Sge
+            | Kind::Pow
+            | Kind::Dst
+            | Kind::Crs => 2,
+            Kind::Mad | Kind::Dp2Add | Kind::Lrp | Kind::Cmp | Kind::Cnd => 3,
+            _ => 0,
+        }
+    }
+}
+
+/// How the batched 8-lane interpreter runs an op (set by `prepare` in
+/// `Prepared::wide_ops`; see `simd::batch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum BatchForm {
+    /// Stamp by stamp, through the general interpreter.
+    General,
+    /// A pure op on plain registers, in one loop over the batch.
+    /// `simple`: no source modifier, a full unsaturated write;
+    /// `identity`: also every source unswizzled.
+    Tight { simple: bool, identity: bool },
+}
+
 /// One prepared instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Op {
     pub kind: Kind,
     pub dst: Dst,
     pub src: [Src; 5],
+    /// Only meaningful in `Prepared::wide_ops`.
+    pub batch: BatchForm,
 }

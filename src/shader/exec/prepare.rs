@@ -21,8 +21,8 @@ use crate::shader::token::{RegisterFile, SrcModifier, Version};
 
 use super::layout::{InputLayout, OutputLayout};
 use super::op::{
-    Cond, ConstSlot, Dst, DstKind, Index, IntSrc, Kind, Modifier, Op, Pred, Shape, Src, SrcKind,
-    TexMode,
+    BatchForm, Cond, ConstSlot, Dst, DstKind, Index, IntSrc, Kind, Modifier, Op, Pred, Shape, Src,
+    SrcKind, TexMode,
 };
 use super::regs::{self, INPUT, NREG, NUM_TEMPS, OUT, TEMP, VFACE, VPOS, WIDE_SLOTS};
 
@@ -308,8 +308,26 @@ fn widen(ops: &[Op]) -> (Vec<Op>, Vec<ConstSlot>) {
             src.kind = SrcKind::Reg(slot);
             src.flat = flat_of(slot, src.swizzle);
         }
+        op.batch = batch_form(op);
     }
     (wide, slots)
+}
+
+/// How the batched interpreter runs `op` (see [`BatchForm`]).
+fn batch_form(op: &Op) -> BatchForm {
+    let arity = op.kind.pure_arity();
+    let srcs = &op.src[..arity];
+    let tight = arity > 0
+        && matches!(op.dst.kind, DstKind::Reg(_))
+        && op.dst.pred.is_none()
+        && srcs.iter().all(|s| matches!(s.kind, SrcKind::Reg(_)));
+    if !tight {
+        return BatchForm::General;
+    }
+    let simple =
+        srcs.iter().all(|s| s.modifier == Modifier::None) && op.dst.mask == 0xF && !op.dst.sat;
+    let identity = simple && srcs.iter().all(|s| s.swizzle == [0, 1, 2, 3]);
+    BatchForm::Tight { simple, identity }
 }
 
 /// An open structured block during emission.
@@ -388,6 +406,7 @@ impl Builder {
             kind,
             dst: NO_DST,
             src: [Src::ZERO; 5],
+            batch: BatchForm::General,
         });
         self.ops.len() - 1
     }
@@ -475,6 +494,7 @@ impl Builder {
                             kind: Kind::Else { end: 0 },
                             dst: NO_DST,
                             src: [Src::ZERO; 5],
+                            batch: BatchForm::General,
                         });
                         if let Kind::If { skip, .. } = &mut self.ops[*if_pc].kind {
                             *skip = pc as u32;
@@ -876,6 +896,7 @@ impl Builder {
             kind,
             dst: NO_DST,
             src: [Src::ZERO; 5],
+            batch: BatchForm::General,
         };
         if let Some(d) = &ins.dst {
             op.dst = self.dst(d, ins.predicate.as_ref());

@@ -84,40 +84,10 @@ fn dp4<S: Simd>(a: &[S::F; 4], b: &[S::F; 4]) -> S::F {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
 }
 
-/// Number of sources of an op whose result is a function of its source
-/// values alone (no other lanes, no machine state), 0 for every other op.
-/// Such ops run through [`pure`] in both the per-stamp and the batched
-/// forms of the interpreter.
+/// Number of sources of a pure op, 0 for every other op (see [`Kind::pure_arity`]).
 #[inline(always)]
 pub(super) fn pure_arity(kind: Kind) -> usize {
-    match kind {
-        Kind::Mov
-        | Kind::Abs
-        | Kind::Frc
-        | Kind::Sgn
-        | Kind::Rcp
-        | Kind::Rsq
-        | Kind::Exp
-        | Kind::Log
-        | Kind::ExpP1
-        | Kind::Lit
-        | Kind::Nrm
-        | Kind::SinCos => 1,
-        Kind::Add
-        | Kind::Sub
-        | Kind::Mul
-        | Kind::Dp3
-        | Kind::Dp4
-        | Kind::Min
-        | Kind::Max
-        | Kind::Slt
-        | Kind::Sge
-        | Kind::Pow
-        | Kind::Dst
-        | Kind::Crs => 2,
-        Kind::Mad | Kind::Dp2Add | Kind::Lrp | Kind::Cmp | Kind::Cnd => 3,
-        _ => 0,
-    }
+    kind.pure_arity()
 }
 
 /// `[f(0), f(1), f(2), f(3)]`, always inlined (`array::from_fn` leaves a

@@ -3,8 +3,8 @@
 //!
 //! Each stamp of a batch has its own register bank (register file, `a0`,
 //! `p0`, kill mask). A program without flow control ([`Prepared::straight`])
-//! runs op by op: a pure op ([`pure_arity`]) whose operands are all plain
-//! registers is computed for every stamp in one tight loop; any other op
+//! runs op by op: a pure op (`Kind::pure_arity`) whose operands are all plain
+//! registers (`BatchForm::Tight`) is computed for every stamp in one tight loop; any other op
 //! runs through the per-stamp [`Machine::exec`] with the stamp's bank
 //! swapped in. Programs with flow control run stamp by stamp.
 //!
@@ -19,11 +19,10 @@
 
 use crate::simd::{MaskV, Simd};
 
-use super::super::PixelOutputs;
-use super::super::op::{DstKind, Kind, Modifier, Op, SrcKind};
-use super::super::regs::{FILE_SLOTS, INPUT, NUM_INPUTS, VFACE, VPOS, WIDE_SLOTS};
-use super::arith::{modify, pure, pure_arity, sat};
-use super::{Executor, Machine, map4};
+use super::super::op::{BatchForm, DstKind, Kind, Modifier, Op};
+use super::super::regs::{FILE_SLOTS, INPUT, NUM_INPUTS, OUT, VFACE, VPOS, WIDE_SLOTS};
+use super::arith::{modify, pure, sat};
+use super::{Executor, Machine, canonical, map4};
 
 /// Stamps in one batch.
 pub const BATCH: usize = 8;
@@ -54,18 +53,8 @@ impl<S: Simd> Machine<'_, S> {
         let s = self.s;
         let p = self.p;
         for op in &p.wide_ops[..p.main_end as usize] {
-            let arity = pure_arity(op.kind);
-            if arity > 0 && plain_operands(op, arity) {
+            if let BatchForm::Tight { simple, identity } = op.batch {
                 let banks = &mut self.bank[..n];
-                // A plain op: every source unmodified, a full unsaturated write.
-                let simple = op.src[..arity].iter().all(|x| x.modifier == Modifier::None)
-                    && op.dst.mask == 0xF
-                    && !op.dst.sat;
-                // ... and every source read as `.xyzw`: one index per source.
-                let identity = simple
-                    && op.src[..arity]
-                        .iter()
-                        .all(|x| x.flat.iter().enumerate().all(|(c, &f)| f as usize & 3 == c));
                 // Constant kinds, so that `pure` folds to one formula per loop.
                 macro_rules! each {
                     ($($kind:ident: $n:literal),*) => {
@@ -141,17 +130,6 @@ fn tight<S: Simd, const N: usize, const SIMPLE: bool, const IDENTITY: bool>(
     }
 }
 
-/// The op writes a register and reads its `arity` sources from registers
-/// (so the tight loop of [`Machine::run_straight`] can run it).
-#[inline(always)]
-fn plain_operands(op: &Op, arity: usize) -> bool {
-    matches!(op.dst.kind, DstKind::Reg(_))
-        && op.dst.pred.is_none()
-        && op.src[..arity]
-            .iter()
-            .all(|s| matches!(s.kind, SrcKind::Reg(_)))
-}
-
 /// Flat components `f` of register file `r` (a swizzled register read).
 #[inline(always)]
 fn read_flat<S: Simd>(r: &[[S::F; 4]; FILE_SLOTS], f: &[usize; 4]) -> [S::F; 4] {
@@ -183,8 +161,9 @@ impl<S: Simd> Executor<'_, S> {
 
     /// Runs `n` stamps (at most [`BATCH`]) whose inputs were written through
     /// [`Executor::batch_inputs_mut`]; stamp `k` has `pos[k]`, `face[k]`,
-    /// `active[k]` as in [`Executor::run_pixel_in_place`], and gets
-    /// `out[k]`: the same results as `n` calls of that function.
+    /// `active[k]` as in [`Executor::run_pixel_in_place`], and its results
+    /// go to `sink(k, colours oC0–oC3, oDepth, kill)`: the same results as
+    /// `n` calls of that function.
     #[inline(always)]
     pub fn run_pixel_batch(
         &mut self,
@@ -192,15 +171,16 @@ impl<S: Simd> Executor<'_, S> {
         pos: &[[S::F; 2]; BATCH],
         face: &[S::F; BATCH],
         active: &[S::M; BATCH],
-        out: &mut [PixelOutputs<S>; BATCH],
+        mut sink: impl FnMut(usize, &[[S::F; 4]; 4], Option<S::F>, S::M),
     ) {
         self.ensure_banks();
         let n = n.min(BATCH);
         if !self.m.p.straight {
             for k in 0..n {
                 self.m.swap_bank(k);
-                out[k] = self.run_pixel_in_place(pos[k], face[k], active[k]);
+                let o = self.run_pixel_in_place(pos[k], face[k], active[k]);
                 self.m.swap_bank(k);
+                sink(k, &o.color, o.depth, o.kill);
             }
             return;
         }
@@ -213,10 +193,19 @@ impl<S: Simd> Executor<'_, S> {
             self.m.swap_bank(k);
         }
         self.m.run_straight(n, active);
-        for (k, o) in out.iter_mut().enumerate().take(n) {
-            self.m.swap_bank(k);
-            *o = self.pixel_outputs();
-            self.m.swap_bank(k);
+        let o = OUT as usize;
+        let s = self.m.s;
+        let depth = self.m.p.writes_depth;
+        for (k, bank) in self.m.bank.iter().enumerate().take(n) {
+            let r = &bank.r;
+            let color = [
+                canonical(s, r[o]),
+                canonical(s, r[o + 1]),
+                canonical(s, r[o + 2]),
+                canonical(s, r[o + 3]),
+            ];
+            let d = depth.then(|| canonical(s, r[o + 4])[0]);
+            sink(k, &color, d, bank.kill);
         }
     }
 

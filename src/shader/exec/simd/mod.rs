@@ -137,9 +137,10 @@ impl<'a, S: Simd> Executor<'a, S> {
         let m = &mut self.m;
         let s = m.s;
         m.run(active);
-        m.canonical_nans();
         let mut out = [[s.splat(0.0); 4]; 16];
-        out.copy_from_slice(&m.r[OUT as usize..OUT as usize + 16]);
+        for (slot, o) in out.iter_mut().enumerate() {
+            *o = canonical(s, m.r[OUT as usize + slot]);
+        }
         if m.p.version.major < 3 {
             // vs < 3.0 colour and fog outputs are clamped to [0, 1] (§4.3, §8.4).
             for slot in [OUT_D0, OUT_D0 + 1, OUT_FOG] {
@@ -177,12 +178,17 @@ impl<'a, S: Simd> Executor<'a, S> {
     /// The pixel results of the current register file.
     #[inline(always)]
     fn pixel_outputs(&mut self) -> PixelOutputs<S> {
-        let m = &mut self.m;
-        m.canonical_nans();
+        let m = &self.m;
+        let s = m.s;
         let o = OUT as usize;
         PixelOutputs {
-            color: [m.r[o], m.r[o + 1], m.r[o + 2], m.r[o + 3]],
-            depth: m.p.writes_depth.then(|| m.r[o + 4][0]),
+            color: [
+                canonical(s, m.r[o]),
+                canonical(s, m.r[o + 1]),
+                canonical(s, m.r[o + 2]),
+                canonical(s, m.r[o + 3]),
+            ],
+            depth: m.p.writes_depth.then(|| canonical(s, m.r[o + 4])[0]),
             kill: m.kill,
         }
     }
@@ -439,21 +445,6 @@ impl<'a, S: Simd> Machine<'a, S> {
         }
     }
 
-    /// Replaces every NaN in the written outputs by the one canonical
-    /// quiet NaN: D3D9 does not define NaN signs or payloads, and Rust
-    /// does not fix which operand's NaN an arithmetic op propagates, so
-    /// this is what makes the outputs bit-identical across interpreters.
-    #[inline(always)]
-    fn canonical_nans(&mut self) {
-        let nan = self.s.splat(f32::NAN);
-        for slot in 0..16 {
-            if self.p.written_outputs & (1 << slot) != 0 {
-                let r = &mut self.r[OUT as usize + slot];
-                *r = map4(*r, |x| x.ne(x).select_f(nan, x));
-            }
-        }
-    }
-
     /// A branch condition per lane.
     #[inline(always)]
     fn cond(&self, op: &Op, cond: Cond) -> S::M {
@@ -555,6 +546,19 @@ impl<'a, S: Simd> Machine<'a, S> {
         }
         self.c.float.get(i as usize).copied().unwrap_or([0.0; 4])
     }
+}
+
+/// `v` with every NaN replaced by the one canonical quiet NaN: D3D9 does
+/// not define NaN signs or payloads, and Rust does not fix which operand's
+/// NaN an arithmetic op propagates, so applying this to every output is
+/// what makes outputs bit-identical across interpreters. It returns a new
+/// value rather than rewriting a register in place: LLVM turns an in-place
+/// select into a masked store, which is microcoded and slow on AMD CPUs
+/// (it cost S3 about 5 %).
+#[inline(always)]
+pub(super) fn canonical<S: Simd>(s: S, v: [S::F; 4]) -> [S::F; 4] {
+    let nan = s.splat(f32::NAN);
+    map4(v, |x| x.ne(x).select_f(nan, x))
 }
 
 /// `a.map(f)` for the 4 components of a register, always inlined: `array::map`
