@@ -136,19 +136,23 @@ pub(crate) fn clip_and_project(
 ) -> Vec<Prim> {
     let stride = buf.stride;
     let mut out = Vec::with_capacity(prims.len());
+    // Outcodes once per vertex, not once per primitive that uses it (a mesh
+    // vertex belongs to about six triangles). Clipping appends vertices
+    // that no input primitive refers to.
+    let codes: Vec<u32> = (0..buf.len() as u32)
+        .map(|i| outcode(buf.get(i), planes))
+        .collect();
+    let code = |i: u32| codes.get(i as usize).copied().unwrap_or(u32::MAX);
     for p in prims {
         match p {
             Prim::Point(v) => {
                 // Points are kept or dropped whole by their centre (4.2).
-                if outcode(buf.get(v), planes) == 0 {
+                if code(v) == 0 {
                     out.push(p);
                 }
             }
             Prim::Line { v, provoking, last } => {
-                let (ca, cb) = (
-                    outcode(buf.get(v[0]), planes),
-                    outcode(buf.get(v[1]), planes),
-                );
+                let (ca, cb) = (code(v[0]), code(v[1]));
                 if ca | cb == 0 {
                     out.push(p);
                     continue;
@@ -168,7 +172,7 @@ pub(crate) fn clip_and_project(
                 }
             }
             Prim::Tri { v, provoking } => {
-                let codes = v.map(|i| outcode(buf.get(i), planes));
+                let codes = [code(v[0]), code(v[1]), code(v[2])];
                 if codes[0] | codes[1] | codes[2] == 0 {
                     out.push(p);
                     continue;
@@ -195,10 +199,14 @@ pub(crate) fn clip_and_project(
         }
     }
     project(buf, vp);
-    let ok = |i: u32| {
-        let h = buf.get(i);
-        h[..4].iter().all(|c| c.is_finite()) && h[3] > 0.0
-    };
+    // Usable positions, once per vertex.
+    let usable: Vec<bool> = (0..buf.len() as u32)
+        .map(|i| {
+            let h = buf.get(i);
+            h[..4].iter().all(|c| c.is_finite()) && h[3] > 0.0
+        })
+        .collect();
+    let ok = |i: u32| usable.get(i as usize).copied().unwrap_or(false);
     out.retain(|p| match *p {
         Prim::Point(v) => ok(v),
         Prim::Line { v, .. } => v.iter().all(|&i| ok(i)),

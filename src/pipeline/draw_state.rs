@@ -288,6 +288,11 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     );
     let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
     let reference = d.driver == DriverType::Reference;
+    let pool = if reference {
+        None
+    } else {
+        d.pipeline.pool(d.threads)
+    };
     let mut ffp_key: Option<FfpVertexKey> = None;
     let (buf, prims, var) = if let Some(layout) = &fetch_layout {
         let views: Vec<Option<StreamView>> = (0..d.state.streams.len())
@@ -441,7 +446,15 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         for inst in 0..instances {
             let first = buf.len() as u32;
             proc_.run(
-                reference, backend, &streams, &numbers, inst, &textures, &var, &mut buf,
+                reference,
+                backend,
+                &streams,
+                &numbers,
+                inst,
+                &textures,
+                &var,
+                &mut buf,
+                pool.as_deref(),
             );
             shifted.clear();
             shifted.extend(map.iter().map(|&m| m + first));

@@ -249,9 +249,16 @@ impl Kernel for ShaderBatch<'_> {
     }
 }
 
+/// Vertices per parallel chunk of the Warp vertex stage (a multiple of 8).
+pub(crate) const VERTEX_CHUNK: usize = 4096;
+
 impl VertexProc {
     /// Transforms `numbers` (vertex numbers after index lookup) of
-    /// `instance`, appending one vertex per number to `buf`.
+    /// `instance`, appending one vertex per number to `buf`. Warp splits a
+    /// large draw into chunks of [`VERTEX_CHUNK`] vertices run on `pool`:
+    /// each vertex is computed by the same code whatever the chunking (the
+    /// 8-lane batches stay 8-aligned within a chunk and lanes do not
+    /// interact), so the result does not depend on the thread count.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         &self,
@@ -263,11 +270,45 @@ impl VertexProc {
         textures: &BoundTextures,
         var: &Varyings,
         buf: &mut VertexBuf,
+        pool: Option<&rayon::ThreadPool>,
     ) {
         let stride = buf.stride;
         let base = buf.data.len();
         buf.data.resize(base + numbers.len() * stride, 0.0);
         let rows = &mut buf.data[base..];
+        let run = |nums: &[u32], rows: &mut [f32]| {
+            self.run_rows(
+                reference, backend, streams, nums, instance, textures, var, stride, rows,
+            );
+        };
+        match pool {
+            Some(pool) if !reference && stride > 0 && numbers.len() > VERTEX_CHUNK => {
+                use rayon::prelude::*;
+                pool.install(|| {
+                    numbers
+                        .par_chunks(VERTEX_CHUNK)
+                        .zip(rows.par_chunks_mut(VERTEX_CHUNK * stride))
+                        .for_each(|(nums, rows)| run(nums, rows));
+                });
+            }
+            _ => run(numbers, rows),
+        }
+    }
+
+    /// [`VertexProc::run`] for `numbers`, into `rows` (`stride` floats per vertex).
+    #[allow(clippy::too_many_arguments)]
+    fn run_rows(
+        &self,
+        reference: bool,
+        backend: Backend,
+        streams: &FetchStreams,
+        numbers: &[u32],
+        instance: u32,
+        textures: &BoundTextures,
+        var: &Varyings,
+        stride: usize,
+        rows: &mut [f32],
+    ) {
         match self {
             VertexProc::Ffp {
                 state,

@@ -25,16 +25,73 @@ use crate::simd::Backend;
 /// Tile edge in pixels (tiles are square; a band is one row of tiles).
 pub(crate) const TILE: i32 = 64;
 
+/// Primitives per part of a draw's set-up. Parts are set up and binned
+/// independently (in parallel on a pool) and rasterized in order.
+pub(crate) const PART_PRIMS: usize = 8192;
+
+/// One part of a draw: consecutive primitives set up, with their
+/// attribute planes and their tile bins (indices into `setups`).
+#[derive(Debug, Default)]
+pub(crate) struct Part {
+    pub(crate) setups: Vec<PrimSetup>,
+    pub(crate) planes: Vec<crate::pixel::Plane>,
+    pub(crate) bins: Vec<Vec<u32>>,
+}
+
 /// Buffers reused from draw to draw (no fresh allocation, no page faults).
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    setups: Vec<PrimSetup>,
-    planes: Vec<crate::pixel::Plane>,
-    bins: Vec<Vec<u32>>,
+    parts: Vec<Part>,
+}
+
+/// Sets up and bins `prims` (one part) into `part`.
+#[allow(clippy::too_many_arguments)]
+fn build_part(
+    st: &DrawState,
+    buf: &VertexBuf,
+    prims: &[Prim],
+    inputs: &Inputs<'_>,
+    backend: Backend,
+    tiles_x: i32,
+    tiles_y: i32,
+    part: &mut Part,
+) {
+    part.setups.clear();
+    part.planes.clear();
+    part.setups.reserve(prims.len());
+    setup::build(
+        st,
+        buf,
+        prims,
+        inputs,
+        backend,
+        &mut part.setups,
+        &mut part.planes,
+    );
+    // Bin: tile (tx, ty) of the clip rectangle's grid gets every primitive
+    // whose bounding box touches it, in order.
+    part.bins
+        .resize_with((tiles_x * tiles_y) as usize, Vec::new);
+    for b in part.bins.iter_mut() {
+        b.clear();
+    }
+    for (i, p) in part.setups.iter().enumerate() {
+        if p.bbox.is_empty() {
+            continue;
+        }
+        for ty in p.bbox.top / TILE..=(p.bbox.bottom - 1) / TILE {
+            for tx in p.bbox.left / TILE..=(p.bbox.right - 1) / TILE {
+                part.bins[(ty * tiles_x + tx) as usize].push(i as u32);
+            }
+        }
+    }
 }
 
 /// Renders `prims` of one draw into `fb`; returns the samples that passed
-/// depth and stencil.
+/// depth and stencil. Set-up and binning run per part of [`PART_PRIMS`]
+/// primitives, on the pool when there are several parts: a primitive's
+/// set-up does not depend on the others, and tiles walk the parts in
+/// order, so the result is the same for any thread count.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn draw<P: PixelStage>(
     scratch: &mut Scratch,
@@ -47,44 +104,42 @@ pub(crate) fn draw<P: PixelStage>(
     backend: Backend,
     pool: Option<&rayon::ThreadPool>,
 ) -> u64 {
-    let Scratch {
-        setups,
-        planes,
-        bins,
-    } = scratch;
-    setups.clear();
-    planes.clear();
-    setups.reserve(prims.len());
-    setup::build(st, buf, prims, inputs, backend, setups, planes);
-    if setups.is_empty() {
-        return 0;
-    }
-    // Bin: tile (tx, ty) of the clip rectangle's grid gets every primitive
-    // whose bounding box touches it, in order.
     let tiles_x = st.clip.right.div_euclid(TILE) + 1;
     let tiles_y = st.clip.bottom.div_euclid(TILE) + 1;
-    bins.resize_with((tiles_x * tiles_y) as usize, Vec::new);
-    for b in bins.iter_mut() {
-        b.clear();
+    let n_parts = prims.len().div_ceil(PART_PRIMS).max(1);
+    let parts = &mut scratch.parts;
+    if parts.len() < n_parts {
+        parts.resize_with(n_parts, Part::default);
     }
-    for (i, p) in setups.iter().enumerate() {
-        if p.bbox.is_empty() {
-            continue;
-        }
-        for ty in p.bbox.top / TILE..=(p.bbox.bottom - 1) / TILE {
-            for tx in p.bbox.left / TILE..=(p.bbox.right - 1) / TILE {
-                bins[(ty * tiles_x + tx) as usize].push(i as u32);
-            }
-        }
+    let parts = &mut parts[..n_parts];
+    let build = |(chunk, part): (&[Prim], &mut Part)| {
+        build_part(st, buf, chunk, inputs, backend, tiles_x, tiles_y, part);
+    };
+    match pool {
+        Some(pool) if n_parts > 1 => pool.install(|| {
+            prims
+                .par_chunks(PART_PRIMS)
+                .zip(parts.par_iter_mut())
+                .for_each(build)
+        }),
+        _ => prims
+            .chunks(PART_PRIMS)
+            .zip(parts.iter_mut())
+            .for_each(build),
     }
+    if prims.is_empty() {
+        parts[0].setups.clear();
+    }
+    if parts.iter().all(|p| p.setups.is_empty()) {
+        return 0;
+    }
+    let parts = &*parts;
     let bands = fb.into_bands(TILE as usize);
     let ctx = tile::Ctx {
         st,
-        setups,
-        planes,
+        parts,
         inputs,
         stage,
-        bins,
         tiles_x,
         tiles_y,
         fast: crate::om::FastOm::new(st),

@@ -21,11 +21,10 @@ use crate::state::Rect;
 /// What every band of a draw reads.
 pub(crate) struct Ctx<'a, P> {
     pub(crate) st: &'a DrawState,
-    pub(crate) setups: &'a [PrimSetup],
-    pub(crate) planes: &'a [Plane],
+    /// The draw's primitives in submission order, part by part.
+    pub(crate) parts: &'a [super::Part],
     pub(crate) inputs: &'a Inputs<'a>,
     pub(crate) stage: &'a P,
-    pub(crate) bins: &'a [Vec<u32>],
     pub(crate) tiles_x: i32,
     pub(crate) tiles_y: i32,
     /// The merger's fast path, when the draw's state selects it.
@@ -208,9 +207,24 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
         if tile.is_empty() {
             continue;
         }
-        for &pi in &ctx.bins[(ty * ctx.tiles_x + tx) as usize] {
-            let p = &ctx.setups[pi as usize];
-            samples += u64::from(prim(s, ctx, p, tile, sink, &mut out, &mut ip, &mut scratch));
+        let n_in = ctx.inputs.list.len();
+        let t = (ty * ctx.tiles_x + tx) as usize;
+        for part in ctx.parts {
+            for &pi in part.bins.get(t).map_or(&[][..], |b| &b[..]) {
+                let p = &part.setups[pi as usize];
+                let pl = &part.planes[p.attr_off as usize..p.attr_off as usize + n_in];
+                samples += u64::from(prim(
+                    s,
+                    ctx,
+                    p,
+                    pl,
+                    tile,
+                    sink,
+                    &mut out,
+                    &mut ip,
+                    &mut scratch,
+                ));
+            }
         }
     }
     samples
@@ -239,6 +253,7 @@ fn prim<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'c, P>,
     p: &PrimSetup,
+    pl: &[Plane],
     tile: Rect,
     fb: &mut K,
     out: &mut PixelOut<S>,
@@ -249,14 +264,12 @@ fn prim<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     if r.is_empty() {
         return 0;
     }
-    let n_in = ctx.inputs.list.len();
-    let inputs = &ctx.planes[p.attr_off as usize..p.attr_off as usize + n_in];
     if !matches!(p.cover, Cover::Tri(_)) {
-        ip.build(s, p, inputs, &r);
+        ip.build(s, p, pl, &r);
     }
     let mut n = 0;
     match p.cover {
-        Cover::Tri(e) => n += tri(s, ctx, p, &e, r, fb, out, ip, scratch),
+        Cover::Tri(e) => n += tri(s, ctx, p, pl, &e, r, fb, out, ip, scratch),
         Cover::Rect | Cover::Line(_) => {
             let mut y = r.top & !1;
             while y < r.bottom {
@@ -272,7 +285,7 @@ fn prim<'c, S: Simd, P: PixelStage, K: Sink<S>>(
                         }
                     }
                     if bits != 0 {
-                        n += stamp(s, ctx, p, x, y, bits, fb, out, ip, scratch);
+                        n += stamp(s, ctx, p, pl, x, y, bits, fb, out, ip, scratch);
                     }
                     x += 4;
                 }
@@ -281,7 +294,7 @@ fn prim<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         }
     }
     if P::BATCH > 1 {
-        n += flush(s, ctx, p, fb, ip, scratch);
+        n += flush(s, ctx, p, pl, fb, ip, scratch);
     }
     n
 }
@@ -303,6 +316,7 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'c, P>,
     p: &PrimSetup,
+    pl: &[Plane],
     e: &[Edge; 3],
     r: Rect,
     fb: &mut K,
@@ -340,13 +354,7 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     }
     let edges = &edges[..count];
     // The triangle touches this tile: build its interpolation terms.
-    let n_in = ctx.inputs.list.len();
-    ip.build(
-        s,
-        p,
-        &ctx.planes[p.attr_off as usize..p.attr_off as usize + n_in],
-        &r,
-    );
+    ip.build(s, p, pl, &r);
     let zero = s.splat_i(0);
     let mut n = 0;
     let mut by = oy;
@@ -390,7 +398,7 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
                             }
                         }
                         if bits != 0 {
-                            n += stamp(s, ctx, p, sx, sy, bits, fb, out, ip, scratch);
+                            n += stamp(s, ctx, p, pl, sx, sy, bits, fb, out, ip, scratch);
                         }
                         sx += 4;
                     }
@@ -412,6 +420,7 @@ fn stamp<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'c, P>,
     p: &PrimSetup,
+    pl: &[Plane],
     x: i32,
     y: i32,
     bits: u32,
@@ -447,7 +456,7 @@ fn stamp<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         q.wq[k] = wq;
         q.n += 1;
         if q.n == BATCH {
-            return flush(s, ctx, p, fb, ip, scratch);
+            return flush(s, ctx, p, pl, fb, ip, scratch);
         }
         return 0;
     }
@@ -466,7 +475,7 @@ fn stamp<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         &mut ip.vals[..n],
     );
     let attrs = AttrPlanes {
-        planes: &ctx.planes[p.attr_off as usize..p.attr_off as usize + n],
+        planes: pl,
         persp: p.persp,
     };
     let st = Stamp {
@@ -518,6 +527,7 @@ fn flush<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'c, P>,
     p: &PrimSetup,
+    pl: &[Plane],
     fb: &mut K,
     ip: &mut Interp<S>,
     scratch: &mut P::Scratch<'c, S>,
@@ -548,7 +558,7 @@ fn flush<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         st.inputs = &q.vals[k * n..(k + 1) * n];
     }
     let attrs = AttrPlanes {
-        planes: &ctx.planes[p.attr_off as usize..p.attr_off as usize + n],
+        planes: pl,
         persp: p.persp,
     };
     ctx.stage
