@@ -80,45 +80,28 @@ impl InputMap {
         m
     }
 
-    /// The 8-lane input registers of a stamp.
+    /// Writes the 8-lane input registers of a stamp into `r`: the constant
+    /// components, then each plane's component (saturated where asked);
+    /// the other components are left as they are, so a register file that
+    /// starts at zero and gets every stamp of a draw reads as if zeroed
+    /// per stamp.
     #[inline(always)]
-    fn regs<S: Simd, const N: usize>(&self, s: S, stamp: &Stamp<'_, S>) -> [[S::F; 4]; N] {
-        let zero = s.splat(0.0);
-        let one = s.splat(1.0);
-        let mut r = [[zero; 4]; N];
-        for &(slot, c, v) in &self.consts {
-            if (slot as usize) < N {
-                r[slot as usize][c as usize & 3] = s.splat(v);
-            }
-        }
-        for k in 0..self.dst.len() {
-            let (slot, c) = self.dst[k];
-            if (slot as usize) < N {
-                let v = stamp.attr(k);
-                r[slot as usize][c as usize & 3] = if self.sat & (1 << k) != 0 {
-                    v.max(zero).min(one)
-                } else {
-                    v
-                };
-            }
-        }
-        r
-    }
-
-    /// Writes the 8-lane input registers of a stamp into `r` (the
-    /// components [`InputMap::regs`] sets; the others are left as they are).
-    #[inline(always)]
-    fn write_regs<S: Simd>(&self, s: S, stamp: &Stamp<'_, S>, r: &mut [[S::F; 4]]) {
+    fn write_regs<S: Simd, R: InputRegs<S::F> + ?Sized>(
+        &self,
+        s: S,
+        stamp: &Stamp<'_, S>,
+        r: &mut R,
+    ) {
         let zero = s.splat(0.0);
         let one = s.splat(1.0);
         for &(slot, c, v) in &self.consts {
-            if let Some(reg) = r.get_mut(slot as usize) {
+            if let Some(reg) = r.reg(slot as usize) {
                 reg[c as usize & 3] = s.splat(v);
             }
         }
         for k in 0..self.dst.len() {
             let (slot, c) = self.dst[k];
-            if let Some(reg) = r.get_mut(slot as usize) {
+            if let Some(reg) = r.reg(slot as usize) {
                 let v = stamp.attr(k);
                 reg[c as usize & 3] = if self.sat & (1 << k) != 0 {
                     v.max(zero).min(one)
@@ -129,7 +112,7 @@ impl InputMap {
         }
     }
 
-    /// The input registers of lane `l` of a scalar stamp (same values as [`InputMap::regs`]).
+    /// The input registers of lane `l` of a scalar stamp (same values as [`InputMap::write_regs`] on zeroed registers).
     fn regs_scalar<const N: usize>(&self, stamp: &ScalarStamp<'_>, l: usize) -> [[f32; 4]; N] {
         let (n, stride) = (self.list.len(), stamp.stride);
         let mut r = [[0.0f32; 4]; N];
@@ -150,6 +133,32 @@ impl InputMap {
             }
         }
         r
+    }
+}
+
+/// Input registers a stage keeps from stamp to stamp, by slot.
+trait InputRegs<F> {
+    /// Register `slot`, if the stage has it.
+    fn reg(&mut self, slot: usize) -> Option<&mut [F; 4]>;
+}
+
+impl<F> InputRegs<F> for [[F; 4]] {
+    #[inline(always)]
+    fn reg(&mut self, slot: usize) -> Option<&mut [F; 4]> {
+        self.get_mut(slot)
+    }
+}
+
+/// The fixed-function stage's inputs: diffuse, specular, then texture
+/// coordinates 0–7 (the slots of [`FfpPixelStage`]'s map).
+impl<F> InputRegs<F> for PixelInput<F> {
+    #[inline(always)]
+    fn reg(&mut self, slot: usize) -> Option<&mut [F; 4]> {
+        match slot {
+            0 => Some(&mut self.diffuse),
+            1 => Some(&mut self.specular),
+            t => self.texcoord.get_mut(t.wrapping_sub(2)),
+        }
     }
 }
 
@@ -192,9 +201,18 @@ impl PixelStage for FfpPixelStage {
         self.map.flat
     }
 
-    type Scratch<'a, S: Simd> = ();
+    /// The interpolated inputs, kept from stamp to stamp (no zero-fill
+    /// and copy of ten registers per stamp).
+    type Scratch<'a, S: Simd> = Box<PixelInput<S::F>>;
 
-    fn scratch<S: Simd>(&self, _s: S) {}
+    fn scratch<S: Simd>(&self, s: S) -> Box<PixelInput<S::F>> {
+        let z = [s.splat(0.0); 4];
+        Box::new(PixelInput {
+            diffuse: z,
+            specular: z,
+            texcoord: [z; 8],
+        })
+    }
 
     #[inline(always)]
     fn shade<S: Simd>(
@@ -203,12 +221,13 @@ impl PixelStage for FfpPixelStage {
         stamp: &Stamp<'_, S>,
         _attrs: &AttrPlanes<'_>,
         out: &mut PixelOut<S>,
-        _scratch: &mut (),
+        inputs: &mut Box<PixelInput<S::F>>,
     ) {
         s.outline(FfpShade {
             stage: self,
             stamp,
             out,
+            inputs,
         });
     }
 
@@ -378,24 +397,18 @@ struct FfpShade<'a, 'b, S: Simd> {
     stage: &'a FfpPixelStage,
     stamp: &'a Stamp<'b, S>,
     out: &'a mut PixelOut<S>,
+    inputs: &'a mut PixelInput<S::F>,
 }
 
 impl<S: Simd> Outlined<S> for FfpShade<'_, '_, S> {
     type Output = ();
     #[inline(always)]
     fn run(self, s: S) {
-        let r: [[S::F; 4]; 10] = self.stage.map.regs(s, self.stamp);
-        let mut texcoord = [r[2]; 8];
-        texcoord.copy_from_slice(&r[2..10]);
-        let inp = PixelInput {
-            diffuse: r[0],
-            specular: r[1],
-            texcoord,
-        };
+        self.stage.map.write_regs(s, self.stamp, self.inputs);
         self.out.color[0] = self.stage.program.shade8(
             s,
             &self.stage.consts,
-            &inp,
+            self.inputs,
             self.stage.textures.as_ref(),
             self.stamp.coverage,
         );
