@@ -58,13 +58,16 @@ impl<S: Simd> Machine<'_, S> {
                 // Constant kinds, so that `pure` folds to one formula per loop.
                 macro_rules! each {
                     ($($kind:ident: $n:literal),*) => {
-                        match (op.kind, simple, identity) {
+                        // The kind first: one jump table, then two flags.
+                        match op.kind {
                             $(
-                                (Kind::$kind, _, true) => tight::<S, $n, true, true>(s, banks, op, Kind::$kind),
-                                (Kind::$kind, true, false) => tight::<S, $n, true, false>(s, banks, op, Kind::$kind),
-                                (Kind::$kind, false, _) => tight::<S, $n, false, false>(s, banks, op, Kind::$kind),
+                                Kind::$kind => match (simple, identity) {
+                                    (_, true) => tight::<S, $n, true, true>(s, banks, op, Kind::$kind),
+                                    (true, false) => tight::<S, $n, true, false>(s, banks, op, Kind::$kind),
+                                    (false, _) => tight::<S, $n, false, false>(s, banks, op, Kind::$kind),
+                                },
                             )*
-                            (k, _, _) => tight::<S, 3, false, false>(s, banks, op, k),
+                            k => tight::<S, 3, false, false>(s, banks, op, k),
                         }
                     };
                 }
