@@ -52,7 +52,7 @@ use crate::vertex::{DeclUsage, FetchStreams, StreamInput, instancing};
 use super::clip_space::{ClipPlane, clip_and_project, volume_planes};
 use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
 use super::state::{DrawState, FogSource};
-use super::vertex_stage::{Varyings, VertexProc, shader_plan, texcoord_slots};
+use super::vertex_stage::{Varyings, VertexInputs, VertexProc, shader_plan, texcoord_slots};
 use super::{DrawCall, VertexSource, targets, vertex_numbers};
 
 /// Compiled code kept across draws: prepared shaders (per shader and
@@ -445,17 +445,15 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         let mut shifted = Vec::with_capacity(map.len());
         for inst in 0..instances {
             let first = buf.len() as u32;
-            proc_.run(
+            let inputs = VertexInputs {
                 reference,
                 backend,
-                &streams,
-                &numbers,
-                inst,
-                &textures,
-                &var,
-                &mut buf,
-                pool.as_deref(),
-            );
+                streams: &streams,
+                instance: inst,
+                textures: &textures,
+                var: &var,
+            };
+            proc_.run(&inputs, &numbers, &mut buf, pool.as_deref());
             shifted.clear();
             shifted.extend(map.iter().map(|&m| m + first));
             assemble(call.primitive, call.primitive_count, &shifted, &mut prims);

@@ -249,26 +249,32 @@ impl Kernel for ShaderBatch<'_> {
     }
 }
 
+/// What the vertex stage reads for every vertex of one instance of a draw.
+#[derive(Clone, Copy)]
+pub(crate) struct VertexInputs<'a> {
+    /// The Reference driver's scalar path (else Warp's 8-lane one).
+    pub(crate) reference: bool,
+    pub(crate) backend: Backend,
+    pub(crate) streams: &'a FetchStreams,
+    pub(crate) instance: u32,
+    pub(crate) textures: &'a BoundTextures,
+    pub(crate) var: &'a Varyings,
+}
+
 /// Vertices per parallel chunk of the Warp vertex stage (a multiple of 8).
 pub(crate) const VERTEX_CHUNK: usize = 4096;
 
 impl VertexProc {
     /// Transforms `numbers` (vertex numbers after index lookup) of
-    /// `instance`, appending one vertex per number to `buf`. Warp splits a
+    /// `inp.instance`, appending one vertex per number to `buf`. Warp splits a
     /// large draw into chunks of [`VERTEX_CHUNK`] vertices run on `pool`:
     /// each vertex is computed by the same code whatever the chunking (the
     /// 8-lane batches stay 8-aligned within a chunk and lanes do not
     /// interact), so the result does not depend on the thread count.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         &self,
-        reference: bool,
-        backend: Backend,
-        streams: &FetchStreams,
+        inp: &VertexInputs<'_>,
         numbers: &[u32],
-        instance: u32,
-        textures: &BoundTextures,
-        var: &Varyings,
         buf: &mut VertexBuf,
         pool: Option<&rayon::ThreadPool>,
     ) {
@@ -276,13 +282,9 @@ impl VertexProc {
         let base = buf.data.len();
         buf.data.resize(base + numbers.len() * stride, 0.0);
         let rows = &mut buf.data[base..];
-        let run = |nums: &[u32], rows: &mut [f32]| {
-            self.run_rows(
-                reference, backend, streams, nums, instance, textures, var, stride, rows,
-            );
-        };
+        let run = |nums: &[u32], rows: &mut [f32]| self.run_rows(inp, nums, stride, rows);
         match pool {
-            Some(pool) if !reference && stride > 0 && numbers.len() > VERTEX_CHUNK => {
+            Some(pool) if !inp.reference && stride > 0 && numbers.len() > VERTEX_CHUNK => {
                 use rayon::prelude::*;
                 pool.install(|| {
                     numbers
@@ -296,19 +298,15 @@ impl VertexProc {
     }
 
     /// [`VertexProc::run`] for `numbers`, into `rows` (`stride` floats per vertex).
-    #[allow(clippy::too_many_arguments)]
-    fn run_rows(
-        &self,
-        reference: bool,
-        backend: Backend,
-        streams: &FetchStreams,
-        numbers: &[u32],
-        instance: u32,
-        textures: &BoundTextures,
-        var: &Varyings,
-        stride: usize,
-        rows: &mut [f32],
-    ) {
+    fn run_rows(&self, inp: &VertexInputs<'_>, numbers: &[u32], stride: usize, rows: &mut [f32]) {
+        let VertexInputs {
+            reference,
+            backend,
+            streams,
+            instance,
+            textures,
+            var,
+        } = *inp;
         match self {
             VertexProc::Ffp {
                 state,

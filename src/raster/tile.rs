@@ -86,6 +86,15 @@ impl<S: Simd> Sink<S> for Fast<'_> {
 /// roundings as the direct evaluation (the Reference driver's formula), at
 /// one add per stamp instead of two multiplies and two adds.
 struct Interp<S: Simd> {
+    terms: Terms<S>,
+    /// The current stamp's input values.
+    vals: Vec<S::F>,
+    /// Stamps waiting for a batching stage.
+    queue: Queue<S>,
+}
+
+/// The column and row terms of one primitive over a region.
+struct Terms<S: Simd> {
     x0: i32,
     y0: i32,
     /// Planes per column / row: z, q, then the inputs.
@@ -94,25 +103,34 @@ struct Interp<S: Simd> {
     t: Vec<S::F>,
     /// Row terms, `np` per stamp row.
     u: Vec<S::F>,
-    /// The current stamp's input values.
-    vals: Vec<S::F>,
-    /// Stamps waiting for a batching stage.
-    queue: Queue<S>,
 }
 
 impl<S: Simd> Interp<S> {
     fn new(s: S) -> Interp<S> {
         Interp {
-            x0: 0,
-            y0: 0,
-            np: 0,
-            t: Vec::new(),
-            u: Vec::new(),
+            terms: Terms {
+                x0: 0,
+                y0: 0,
+                np: 0,
+                t: Vec::new(),
+                u: Vec::new(),
+            },
             vals: Vec::new(),
             queue: Queue::new(s),
         }
     }
 
+    /// Builds the terms of `p`'s planes (z, q, `inputs`) over region `r`.
+    #[inline(always)]
+    fn build(&mut self, s: S, p: &PrimSetup, inputs: &[Plane], r: &Rect) {
+        self.terms.build(s, p, inputs, r);
+        if self.vals.len() != inputs.len() {
+            self.vals.resize(inputs.len(), s.splat(0.0));
+        }
+    }
+}
+
+impl<S: Simd> Terms<S> {
     /// Builds the terms of `p`'s planes (z, q, `inputs`) over region `r`.
     #[inline(always)]
     fn build(&mut self, s: S, p: &PrimSetup, inputs: &[Plane], r: &Rect) {
@@ -153,9 +171,57 @@ impl<S: Simd> Interp<S> {
                 *v = s.splat(pl.ddy) * fy;
             }
         }
-        if self.vals.len() != inputs.len() {
-            self.vals.resize(inputs.len(), zero);
+    }
+
+    /// The interpolated depth, `1 / q` (also for affine primitives when
+    /// `w_fog`) and inputs (into `vals`) of stamp (x, y) of `p`.
+    #[inline(always)]
+    fn eval(
+        &self,
+        s: S,
+        w_fog: bool,
+        p: &PrimSetup,
+        x: i32,
+        y: i32,
+        vals: &mut [S::F],
+    ) -> (S::F, S::F) {
+        let np = self.np;
+        let one = s.splat(1.0);
+        let c = ((x - self.x0) >> 2) as usize * np;
+        let r = ((y - self.y0) >> 1) as usize * np;
+        let tc = &self.t[c..c + np];
+        let ur = &self.u[r..r + np];
+        let z = tc[0] + ur[0];
+        let wq = if p.persp != 0 || w_fog {
+            one / (tc[1] + ur[1])
+        } else {
+            one
+        };
+        let (ti, ui) = (&tc[2..], &ur[2..]);
+        if p.persp == 0 {
+            // The common colour-only stage (4 inputs): unrolled, no bounds checks.
+            if let (Ok(v4), Some(t4), Some(u4)) = (
+                <&mut [S::F; 4]>::try_from(&mut *vals),
+                ti.first_chunk::<4>(),
+                ui.first_chunk::<4>(),
+            ) {
+                v4[0] = t4[0] + u4[0];
+                v4[1] = t4[1] + u4[1];
+                v4[2] = t4[2] + u4[2];
+                v4[3] = t4[3] + u4[3];
+            } else {
+                // Zipped slices: no per-element bounds checks (no closures either).
+                for ((v, &t), &u) in vals.iter_mut().zip(ti).zip(ui) {
+                    *v = t + u;
+                }
+            }
+        } else {
+            for (k, ((v, &t), &u)) in vals.iter_mut().zip(ti).zip(ui).enumerate() {
+                let v0 = t + u;
+                *v = if p.persp & (1 << k) != 0 { v0 * wq } else { v0 };
+            }
         }
+        (z, wq)
     }
 }
 
@@ -431,23 +497,12 @@ fn stamp<'c, S: Simd, P: PixelStage, K: Sink<S>>(
 ) -> u32 {
     if P::BATCH > 1 {
         let k = ip.queue.n;
-        let n = ip.np - 2;
+        let n = ip.terms.np - 2;
         if ip.queue.vals.len() < BATCH * n {
             ip.queue.vals.resize(BATCH * n, s.splat(0.0));
         }
-        let (z, wq) = interpolate(
-            s,
-            ctx,
-            p,
-            x,
-            y,
-            &ip.t,
-            &ip.u,
-            ip.x0,
-            ip.y0,
-            ip.np,
-            &mut ip.queue.vals[k * n..(k + 1) * n],
-        );
+        let vals = &mut ip.queue.vals[k * n..(k + 1) * n];
+        let (z, wq) = ip.terms.eval(s, ctx.w_fog, p, x, y, vals);
         let q = &mut ip.queue;
         q.x[k] = x;
         q.y[k] = y;
@@ -460,20 +515,8 @@ fn stamp<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         }
         return 0;
     }
-    let n = ip.np - 2;
-    let (z, wq) = interpolate(
-        s,
-        ctx,
-        p,
-        x,
-        y,
-        &ip.t,
-        &ip.u,
-        ip.x0,
-        ip.y0,
-        ip.np,
-        &mut ip.vals[..n],
-    );
+    let n = ip.terms.np - 2;
+    let (z, wq) = ip.terms.eval(s, ctx.w_fog, p, x, y, &mut ip.vals[..n]);
     let attrs = AttrPlanes {
         planes: pl,
         persp: p.persp,
@@ -538,7 +581,7 @@ fn flush<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         return 0;
     }
     q.n = 0;
-    let n = ip.np - 2;
+    let n = ip.terms.np - 2;
     let one = s.splat(1.0);
     // A plain loop: an `array::from_fn` closure would be compiled outside
     // the AVX2 context (see the simd module docs).
@@ -580,61 +623,6 @@ fn flush<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         );
     }
     samples
-}
-
-/// The interpolated depth, `1 / q` and inputs (into `vals`) of stamp (x, y)
-/// of `p`, from the region's column and row terms.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn interpolate<S: Simd, P: PixelStage>(
-    s: S,
-    ctx: &Ctx<'_, P>,
-    p: &PrimSetup,
-    x: i32,
-    y: i32,
-    t: &[S::F],
-    u: &[S::F],
-    x0: i32,
-    y0: i32,
-    np: usize,
-    vals: &mut [S::F],
-) -> (S::F, S::F) {
-    let one = s.splat(1.0);
-    let c = ((x - x0) >> 2) as usize * np;
-    let r = ((y - y0) >> 1) as usize * np;
-    let tc = &t[c..c + np];
-    let ur = &u[r..r + np];
-    let z = tc[0] + ur[0];
-    let wq = if p.persp != 0 || ctx.w_fog {
-        one / (tc[1] + ur[1])
-    } else {
-        one
-    };
-    let (ti, ui) = (&tc[2..], &ur[2..]);
-    if p.persp == 0 {
-        // The common colour-only stage (4 inputs): unrolled, no bounds checks.
-        if let (Ok(v4), Some(t4), Some(u4)) = (
-            <&mut [S::F; 4]>::try_from(&mut *vals),
-            ti.first_chunk::<4>(),
-            ui.first_chunk::<4>(),
-        ) {
-            v4[0] = t4[0] + u4[0];
-            v4[1] = t4[1] + u4[1];
-            v4[2] = t4[2] + u4[2];
-            v4[3] = t4[3] + u4[3];
-        } else {
-            // Zipped slices: no per-element bounds checks (no closures either).
-            for ((v, &t), &u) in vals.iter_mut().zip(ti).zip(ui) {
-                *v = t + u;
-            }
-        }
-    } else {
-        for (k, ((v, &t), &u)) in vals.iter_mut().zip(ti).zip(ui).enumerate() {
-            let v0 = t + u;
-            *v = if p.persp & (1 << k) != 0 { v0 * wq } else { v0 };
-        }
-    }
-    (z, wq)
 }
 
 /// Merges one shaded stamp: fog alpha, `oDepth` or the interpolated depth.
