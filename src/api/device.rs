@@ -89,7 +89,7 @@ fn resolve_simd(choice: SimdChoice) -> SimdChoice {
     let avx2 = {
         #[cfg(target_arch = "x86_64")]
         {
-            std::is_x86_feature_detected!("avx2")
+            crate::simd::Avx2::detect().is_some()
         }
         #[cfg(not(target_arch = "x86_64"))]
         {

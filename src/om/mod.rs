@@ -157,6 +157,7 @@ fn stencil_op_v<S: Simd>(s: S, op: StencilOp, stored: S::I, st: &StencilState) -
 }
 
 /// Per-stamp inputs of the merger besides the pixel stage's output.
+#[derive(Clone, Copy)]
 pub(crate) struct StampIn<S: Simd> {
     /// Lanes covered and not killed.
     pub(crate) live: u32,
@@ -549,6 +550,31 @@ impl<'a> FastTargets<'a> {
         })
     }
 
+    /// The depth and RT0 words of an 8x8 block's stamp row: eight from
+    /// column `x` of rows `y` and `y + 1` (band-relative) of each view, as
+    /// two stamps' [`StampRows`]. The caller has checked with
+    /// [`FastTargets::holds`] that stamps (x, y) and (x + 4, y) lie inside.
+    #[inline(always)]
+    pub(crate) fn block_rows(&mut self, x: usize, y: usize) -> [StampRows<'_>; 2] {
+        let (di, ci) = (y * self.dpw + x, y * self.cpw + x);
+        let (d0, d1) = self.depth.split_at_mut(di + self.dpw);
+        let (c0, c1) = self.color.split_at_mut(ci + self.cpw);
+        let [d0l, d0r] = halves(&mut d0[di..]);
+        let [d1l, d1r] = halves(d1);
+        let [c0l, c0r] = halves(&mut c0[ci..]);
+        let [c1l, c1r] = halves(c1);
+        [
+            StampRows {
+                depth: [d0l, d1l],
+                color: [c0l, c1l],
+            },
+            StampRows {
+                depth: [d0r, d1r],
+                color: [c0r, c1r],
+            },
+        ]
+    }
+
     /// Whether stamp (x, y) (band-relative y) lies inside both views.
     #[inline(always)]
     pub(crate) fn holds(&self, x: i32, y: i32) -> bool {
@@ -565,19 +591,6 @@ impl<'a> FastTargets<'a> {
     }
 }
 
-/// Loads rows `i0..i0 + 4` and `i0 + pw..i0 + pw + 4` of `words`.
-#[inline(always)]
-fn rows_load<S: Simd>(s: S, words: &[u32], i0: usize, pw: usize) -> S::I {
-    s.load_u32_rows(&words[i0..i0 + 4], &words[i0 + pw..i0 + pw + 4])
-}
-
-/// Stores `v` to rows `i0..i0 + 4` and `i0 + pw..i0 + pw + 4` of `words`.
-#[inline(always)]
-fn rows_store<S: Simd>(v: S::I, words: &mut [u32], i0: usize, pw: usize) {
-    let (lo, hi) = words.split_at_mut(i0 + pw);
-    v.store_u32_rows(&mut lo[i0..i0 + 4], &mut hi[..4]);
-}
-
 /// [`merge`] for a [`FastOm`] state, on a stamp inside `t`
 /// ([`FastTargets::holds`]); the same bytes and the same count.
 #[inline(always)]
@@ -588,47 +601,130 @@ pub(crate) fn merge_fast<S: Simd>(
     inp: &StampIn<S>,
     t: &mut FastTargets<'_>,
 ) -> u32 {
+    merge_fast_with(s, f, f.func, out, inp, t)
+}
+
+impl FastOm {
+    /// The depth function.
+    pub(crate) fn func(&self) -> CmpFunc {
+        self.func
+    }
+}
+
+/// [`merge_fast`] with the depth function `func`: `f.func`, or the same
+/// value as a constant so that the caller's loop carries no choice.
+#[inline(always)]
+pub(crate) fn merge_fast_with<S: Simd>(
+    s: S,
+    f: &FastOm,
+    func: CmpFunc,
+    out: &PixelOut<S>,
+    inp: &StampIn<S>,
+    t: &mut FastTargets<'_>,
+) -> u32 {
+    let (x, y) = (inp.x as usize, inp.y as usize);
+    let (di, ci) = (y * t.dpw + x, y * t.cpw + x);
+    let (d0, d1) = t.depth.split_at_mut(di + t.dpw);
+    let (c0, c1) = t.color.split_at_mut(ci + t.cpw);
+    let rows = StampRows {
+        depth: [quad(&mut d0[di..]), quad(d1)],
+        color: [quad(&mut c0[ci..]), quad(c1)],
+    };
+    let live = s.mask_from_bits(inp.live);
+    merge_fast_rows::<S, false>(s, f, func, out, live, inp.z, inp.bias, rows)
+}
+
+/// The first eight words of `w` (which holds at least eight) as two fours.
+#[inline(always)]
+fn halves(w: &mut [u32]) -> [&mut [u32; 4]; 2] {
+    let (l, r) = w
+        .first_chunk_mut::<8>()
+        .expect("a block row inside the target")
+        .split_at_mut(4);
+    [quad(l), quad(r)]
+}
+
+/// The first four words of `w` (which holds at least four).
+#[inline(always)]
+fn quad(w: &mut [u32]) -> &mut [u32; 4] {
+    w.first_chunk_mut::<4>()
+        .expect("a stamp row inside the target")
+}
+
+/// The words of one stamp in the depth buffer and RT0: four per row.
+pub(crate) struct StampRows<'a> {
+    pub(crate) depth: [&'a mut [u32; 4]; 2],
+    pub(crate) color: [&'a mut [u32; 4]; 2],
+}
+
+/// [`merge_fast_with`] on the stamp's words: `live` lanes, interpolated
+/// depth `z` plus `bias` (the caller has applied `oDepth`). `SATURATED`:
+/// the caller knows every colour channel is in [0, 1] (not NaN), so the
+/// clamp before quantisation, which could not change a value, is left out.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool>(
+    s: S,
+    f: &FastOm,
+    func: CmpFunc,
+    out: &PixelOut<S>,
+    live: S::M,
+    z: S::F,
+    bias: f32,
+    rows: StampRows<'_>,
+) -> u32 {
     let zero = s.splat(0.0);
     let one = s.splat(1.0);
-    let mut live = inp.live & !out.kill.bits();
+    let mut live = live & !out.kill;
     if f.z_clip {
-        live &= (inp.z.ge(zero) & inp.z.le(one)).bits();
+        live = live & z.ge(zero) & z.le(one);
     }
-    if live == 0 {
-        return 0;
-    }
-    let (x, y) = (inp.x as usize, inp.y as usize);
-    let di = y * t.dpw + x;
-    let word = rows_load(s, t.depth, di, t.dpw);
-    let zb = (inp.z + s.splat(inp.bias))
+    let [d0, d1] = rows.depth;
+    let [c0, c1] = rows.color;
+    let word = s.load_u32_rows(d0, d1);
+    // The viewport's MinZ and MaxZ lie in [0, 1] (SetViewport checks), so
+    // this clamp already lands in [0, 1]: `merge`'s second clamp to [0, 1]
+    // could only turn -0 into +0, which quantises the same.
+    let zb = (z + s.splat(bias))
         .max(s.splat(f.min_z))
         .min(s.splat(f.max_z));
-    let zq = crate::simd::unorm(s, zb.max(zero).min(one), 24);
-    let pass = cmp_i(s, f.func, zq, word.shr(8)) & s.mask_from_bits(live);
+    let zq = crate::simd::unorm(s, zb, 24);
+    let pass = cmp_i(s, func, zq, word.shr(8)) & live;
     let passed = pass.bits();
     if passed == 0 {
         return 0;
     }
     if f.write {
         let written = zq.shl(8) | (word & s.splat_i(f.smask));
-        rows_store::<S>(pass.select_i(written, word), t.depth, di, t.dpw);
+        pass.select_i(written, word).store_u32_rows(d0, d1);
     }
     if out.written & 1 != 0 {
         let c = &out.color[0];
         let a = if f.x8 {
             s.splat_i(0xFF)
         } else {
-            unorm8(s, c[3])
+            unorm8_if::<S, SATURATED>(s, c[3])
         };
-        let mut word =
-            unorm8(s, c[2]) | unorm8(s, c[1]).shl(8) | unorm8(s, c[0]).shl(16) | a.shl(24);
-        let ci = y * t.cpw + x;
+        let mut word = unorm8_if::<S, SATURATED>(s, c[2])
+            | unorm8_if::<S, SATURATED>(s, c[1]).shl(8)
+            | unorm8_if::<S, SATURATED>(s, c[0]).shl(16)
+            | a.shl(24);
         if passed != 0xFF {
-            word = pass.select_i(word, rows_load(s, t.color, ci, t.cpw));
+            word = pass.select_i(word, s.load_u32_rows(c0, c1));
         }
-        rows_store::<S>(word, t.color, ci, t.cpw);
+        word.store_u32_rows(c0, c1);
     }
     passed.count_ones()
+}
+
+/// [`unorm8`], without its clamp when `SATURATED` (`v` already in [0, 1]).
+#[inline(always)]
+fn unorm8_if<S: Simd, const SATURATED: bool>(s: S, v: S::F) -> S::I {
+    if SATURATED {
+        (v * s.splat(255.0) + s.splat(0.5)).to_i32()
+    } else {
+        unorm8(s, v)
+    }
 }
 
 /// A colour channel clamped to [0, 1] as an 8-bit UNORM (as [`color_bgra8`]).

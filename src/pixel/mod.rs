@@ -113,6 +113,7 @@ pub struct PixelOut<S: Simd> {
 
 impl<S: Simd> PixelOut<S> {
     /// Zero colours, nothing written, nothing killed.
+    #[inline(always)]
     pub fn new(s: S) -> PixelOut<S> {
         let z = s.splat(0.0);
         PixelOut {
@@ -187,6 +188,14 @@ pub trait PixelStage: Sync {
         out: &mut PixelOut<S>,
         scratch: &mut Self::Scratch<'a, S>,
     );
+    /// The stage's [`PixelStage::shade`] is small enough to be inlined into
+    /// the Warp rasterizer's loop over a fully covered 8x8 block (and reads
+    /// at most 8 inputs); the rasterizer then shades and merges such blocks
+    /// in one loop.
+    const INLINE_BLOCKS: bool = false;
+    /// Every colour [`PixelStage::shade`] writes is in [0, 1] and not NaN
+    /// (a saturating stage), so the merger need not clamp it again.
+    const SATURATES: bool = false;
     /// Stamps the Warp rasterizer hands to [`PixelStage::shade_batch`] at
     /// once (all of one primitive); 1: it calls [`PixelStage::shade`] per
     /// stamp. At most [`BATCH`].
@@ -255,6 +264,11 @@ impl PixelStage for ColorStage {
     type Scratch<'a, S: Simd> = ();
 
     fn scratch<S: Simd>(&self, _s: S) {}
+
+    const INLINE_BLOCKS: bool = true;
+
+    /// Each channel is clamped (NaN to 0) above.
+    const SATURATES: bool = true;
 
     #[inline(always)]
     fn shade<S: Simd>(

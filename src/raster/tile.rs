@@ -8,7 +8,7 @@
 //! 68 * (|a| + |b|) < 2^30 of zero (|a|, |b| < 2^23 inside the guard band).
 
 use super::TILE;
-use crate::om::{FastOm, FastTargets, StampIn, merge, merge_fast};
+use crate::om::{FastOm, FastTargets, StampIn, merge, merge_fast, merge_fast_rows};
 use crate::pipeline::FrameTargets;
 use crate::pipeline::state::DrawState;
 use crate::pixel::BATCH;
@@ -16,6 +16,7 @@ use crate::pixel::setup::{Cover, Edge, PrimSetup, rel};
 use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
 use crate::reference::Inputs;
 use crate::simd::{FloatV, IntV, Kernel, MaskV, Simd};
+use crate::state::CmpFunc;
 use crate::state::Rect;
 
 /// What every band of a draw reads.
@@ -40,6 +41,24 @@ trait Sink<S: Simd> {
     fn y0(&self) -> i32;
     /// Merges one stamp (`inp.y` band-relative).
     fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32;
+    /// Shades and merges the fully covered 8x8 block at (`bx`, `by`) of
+    /// `p` in one loop (see [`full_block`]); None when this sink has no
+    /// such path or the block is not inside its views.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn full_block<'c, P: PixelStage>(
+        &mut self,
+        _s: S,
+        _ctx: &Ctx<'c, P>,
+        _p: &PrimSetup,
+        _pl: &[Plane],
+        _terms: &Terms<S>,
+        _bx: i32,
+        _by: i32,
+        _scratch: &mut P::Scratch<'c, S>,
+    ) -> Option<u32> {
+        None
+    }
 }
 
 /// The general merger on the band's targets.
@@ -78,6 +97,40 @@ impl<S: Simd> Sink<S> for Fast<'_> {
         } else {
             self.t.merge_general(s, st, out, inp)
         }
+    }
+    #[inline(always)]
+    fn full_block<'c, P: PixelStage>(
+        &mut self,
+        s: S,
+        ctx: &Ctx<'c, P>,
+        p: &PrimSetup,
+        pl: &[Plane],
+        terms: &Terms<S>,
+        bx: i32,
+        by: i32,
+        scratch: &mut P::Scratch<'c, S>,
+    ) -> Option<u32> {
+        let y = by - self.y0;
+        if !(self.t.holds(bx, y) && self.t.holds(bx + 4, y + 6)) {
+            return None;
+        }
+        let b = Block {
+            ctx,
+            p,
+            pl,
+            terms,
+            bx,
+            by,
+            y0: self.y0,
+        };
+        // The common depth functions as constants; the others as a value.
+        Some(match self.f.func() {
+            CmpFunc::LessEqual => {
+                full_block(s, &b, &self.f, CmpFunc::LessEqual, &mut self.t, scratch)
+            }
+            CmpFunc::Less => full_block(s, &b, &self.f, CmpFunc::Less, &mut self.t, scratch),
+            f => full_block(s, &b, &self.f, f, &mut self.t, scratch),
+        })
     }
 }
 
@@ -186,43 +239,55 @@ impl<S: Simd> Terms<S> {
         vals: &mut [S::F],
     ) -> (S::F, S::F) {
         let np = self.np;
-        let one = s.splat(1.0);
         let c = ((x - self.x0) >> 2) as usize * np;
         let r = ((y - self.y0) >> 1) as usize * np;
-        let tc = &self.t[c..c + np];
-        let ur = &self.u[r..r + np];
-        let z = tc[0] + ur[0];
-        let wq = if p.persp != 0 || w_fog {
-            one / (tc[1] + ur[1])
+        eval_terms(s, w_fog, p, &self.t[c..c + np], &self.u[r..r + np], vals)
+    }
+}
+
+/// The interpolated depth, `1 / q` and inputs (into `vals`) from a stamp's
+/// column terms `tc` and row terms `ur` (see [`Terms`]).
+#[inline(always)]
+fn eval_terms<S: Simd>(
+    s: S,
+    w_fog: bool,
+    p: &PrimSetup,
+    tc: &[S::F],
+    ur: &[S::F],
+    vals: &mut [S::F],
+) -> (S::F, S::F) {
+    let one = s.splat(1.0);
+    let z = tc[0] + ur[0];
+    let wq = if p.persp != 0 || w_fog {
+        one / (tc[1] + ur[1])
+    } else {
+        one
+    };
+    let (ti, ui) = (&tc[2..], &ur[2..]);
+    if p.persp == 0 {
+        // The common colour-only stage (4 inputs): unrolled, no bounds checks.
+        if let (Ok(v4), Some(t4), Some(u4)) = (
+            <&mut [S::F; 4]>::try_from(&mut *vals),
+            ti.first_chunk::<4>(),
+            ui.first_chunk::<4>(),
+        ) {
+            v4[0] = t4[0] + u4[0];
+            v4[1] = t4[1] + u4[1];
+            v4[2] = t4[2] + u4[2];
+            v4[3] = t4[3] + u4[3];
         } else {
-            one
-        };
-        let (ti, ui) = (&tc[2..], &ur[2..]);
-        if p.persp == 0 {
-            // The common colour-only stage (4 inputs): unrolled, no bounds checks.
-            if let (Ok(v4), Some(t4), Some(u4)) = (
-                <&mut [S::F; 4]>::try_from(&mut *vals),
-                ti.first_chunk::<4>(),
-                ui.first_chunk::<4>(),
-            ) {
-                v4[0] = t4[0] + u4[0];
-                v4[1] = t4[1] + u4[1];
-                v4[2] = t4[2] + u4[2];
-                v4[3] = t4[3] + u4[3];
-            } else {
-                // Zipped slices: no per-element bounds checks (no closures either).
-                for ((v, &t), &u) in vals.iter_mut().zip(ti).zip(ui) {
-                    *v = t + u;
-                }
-            }
-        } else {
-            for (k, ((v, &t), &u)) in vals.iter_mut().zip(ti).zip(ui).enumerate() {
-                let v0 = t + u;
-                *v = if p.persp & (1 << k) != 0 { v0 * wq } else { v0 };
+            // Zipped slices: no per-element bounds checks (no closures either).
+            for ((v, &t), &u) in vals.iter_mut().zip(ti).zip(ui) {
+                *v = t + u;
             }
         }
-        (z, wq)
+    } else {
+        for (k, ((v, &t), &u)) in vals.iter_mut().zip(ti).zip(ui).enumerate() {
+            let v0 = t + u;
+            *v = if p.persp & (1 << k) != 0 { v0 * wq } else { v0 };
+        }
     }
+    (z, wq)
 }
 
 /// One band of a draw: the kernel a worker runs.
@@ -444,8 +509,21 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
                     nl += 1;
                 }
             }
-            if !rejected {
-                let inner = bx >= r.left && by >= r.top && bx + 8 <= r.right && by + 8 <= r.bottom;
+            let inner = bx >= r.left && by >= r.top && bx + 8 <= r.right && by + 8 <= r.bottom;
+            let mut done = rejected;
+            // A fully covered block of a stage cheap enough to inline:
+            // shaded and merged in one loop where the sink allows.
+            if !done
+                && P::INLINE_BLOCKS
+                && nl == 0
+                && inner
+                && ip.vals.len() <= BLOCK_INPUTS
+                && let Some(k) = fb.full_block(s, ctx, p, pl, &ip.terms, bx, by, scratch)
+            {
+                n += k;
+                done = true;
+            }
+            if !done {
                 let live = &live[..nl];
                 let mut sy = by.max(r.top & !1);
                 let sy_end = (by + 8).min(r.bottom);
@@ -476,6 +554,84 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         by += 8;
     }
     n
+}
+
+/// A fully covered 8x8 block of one primitive, for [`full_block`].
+struct Block<'a, 'c, S: Simd, P> {
+    ctx: &'a Ctx<'c, P>,
+    p: &'a PrimSetup,
+    pl: &'a [Plane],
+    terms: &'a Terms<S>,
+    bx: i32,
+    by: i32,
+    /// First surface row of the band.
+    y0: i32,
+}
+
+/// Most inputs of a stage that [`full_block`] interpolates.
+const BLOCK_INPUTS: usize = 8;
+
+/// Shades and merges the 8 stamps of a fully covered 8x8 block (inside
+/// `t`) in one loop: no coverage or region tests, the block's column and
+/// row terms found once, the inputs and the stage's output kept in locals,
+/// and the depth function `func` a constant where the caller passes one.
+/// The same operations per stamp as [`stamp`] and [`merge_fast`], so the
+/// same bytes.
+#[inline(always)]
+fn full_block<'c, S: Simd, P: PixelStage>(
+    s: S,
+    b: &Block<'_, 'c, S, P>,
+    f: &FastOm,
+    func: CmpFunc,
+    t: &mut FastTargets<'_>,
+    scratch: &mut P::Scratch<'c, S>,
+) -> u32 {
+    let (ctx, p, terms) = (b.ctx, b.p, b.terms);
+    let np = terms.np;
+    let n = np - 2;
+    let one = s.splat(1.0);
+    let c0 = ((b.bx - terms.x0) >> 2) as usize * np;
+    let r0 = ((b.by - terms.y0) >> 1) as usize * np;
+    let cols = &terms.t[c0..c0 + 2 * np];
+    let rows = &terms.u[r0..r0 + 4 * np];
+    let mut vals = [s.splat(0.0); BLOCK_INPUTS];
+    let vals = &mut vals[..n];
+    let mut out = PixelOut::new(s);
+    let attrs = AttrPlanes {
+        planes: b.pl,
+        persp: p.persp,
+    };
+    let full = s.mask_from_bits(0xFF);
+    let mut samples = 0;
+    for (r, ur) in rows.chunks_exact(np).enumerate() {
+        let y = b.by + 2 * r as i32;
+        let words = t.block_rows(b.bx as usize, (y - b.y0) as usize);
+        for (c, (tc, words)) in cols.chunks_exact(np).zip(words).enumerate() {
+            let x = b.bx + 4 * c as i32;
+            let (z, wq) = eval_terms(s, ctx.w_fog, p, tc, ur, vals);
+            let st = Stamp {
+                x,
+                y,
+                coverage: full,
+                front: p.front,
+                w: if p.persp != 0 { wq } else { one },
+                inputs: vals,
+            };
+            ctx.stage.shade(s, &st, &attrs, &mut out, scratch);
+            // oDepth replaces the interpolated depth, as in `finish`; the
+            // fast merger has no fog, so the fog alpha is not needed.
+            let (z, bias) = match out.depth {
+                Some(d) => (d.max(s.splat(0.0)).min(one), 0.0),
+                None => (z, p.bias),
+            };
+            samples += if P::SATURATES {
+                merge_fast_rows::<S, true>(s, f, func, &out, full, z, bias, words)
+            } else {
+                merge_fast_rows::<S, false>(s, f, func, &out, full, z, bias, words)
+            };
+        }
+    }
+    samples
 }
 
 /// Shades and merges one stamp of `p` with coverage `bits`; a batching

@@ -11,16 +11,23 @@ use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Not, Sub};
 
 use super::{FloatV, IntV, Kernel, MaskV, Outlined, Simd};
 
-/// Proof that the CPU supports AVX2 (zero-sized; only [`Avx2::detect`] makes one).
+/// Proof that the CPU supports AVX2, and the POPCNT, BMI1 and BMI2 integer
+/// instructions every AVX2 CPU also has (zero-sized; only [`Avx2::detect`]
+/// makes one). The integer extensions only change how bit counts and
+/// shifts compile, never a float result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Avx2 {
     _private: (),
 }
 
 impl Avx2 {
-    /// The token if the CPU has AVX2.
+    /// The token if the CPU has AVX2 (with POPCNT, BMI1 and BMI2).
     pub fn detect() -> Option<Avx2> {
-        std::is_x86_feature_detected!("avx2").then_some(Avx2 { _private: () })
+        let cpu = std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2");
+        cpu.then_some(Avx2 { _private: () })
     }
 }
 
@@ -28,7 +35,7 @@ impl Avx2 {
 ///
 /// # Safety
 /// The CPU must support AVX2 (holding an `Avx2` token proves it).
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
 pub(super) unsafe fn run_avx2<K: Kernel>(k: K, t: Avx2) -> K::Output {
     k.run(t)
 }
@@ -37,7 +44,7 @@ pub(super) unsafe fn run_avx2<K: Kernel>(k: K, t: Avx2) -> K::Output {
 ///
 /// # Safety
 /// The CPU must support AVX2 (holding an `Avx2` token proves it).
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
 #[inline(never)]
 unsafe fn outline_avx2<J: Outlined<Avx2>>(job: J, t: Avx2) -> J::Output {
     job.run(t)
