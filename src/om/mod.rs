@@ -609,6 +609,11 @@ impl FastOm {
     pub(crate) fn func(&self) -> CmpFunc {
         self.func
     }
+
+    /// Whether interpolated depth outside [0, 1] is discarded per pixel.
+    pub(crate) fn z_clip(&self) -> bool {
+        self.z_clip
+    }
 }
 
 /// [`merge_fast`] with the depth function `func`: `f.func`, or the same
@@ -631,7 +636,7 @@ pub(crate) fn merge_fast_with<S: Simd>(
         color: [quad(&mut c0[ci..]), quad(c1)],
     };
     let live = s.mask_from_bits(inp.live);
-    merge_fast_rows::<S, false>(s, f, func, out, live, inp.z, inp.bias, rows)
+    merge_fast_rows::<S, false, true>(s, f, func, out, live, inp.z, inp.bias, rows)
 }
 
 /// The first eight words of `w` (which holds at least eight) as two fours.
@@ -661,9 +666,11 @@ pub(crate) struct StampRows<'a> {
 /// depth `z` plus `bias` (the caller has applied `oDepth`). `SATURATED`:
 /// the caller knows every colour channel is in [0, 1] (not NaN), so the
 /// clamp before quantisation, which could not change a value, is left out.
+/// `ZCLIP` false: the caller knows `z` is in [0, 1] wherever `f` would clip
+/// it, so the per-pixel test is left out.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool>(
+pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool, const ZCLIP: bool>(
     s: S,
     f: &FastOm,
     func: CmpFunc,
@@ -676,7 +683,7 @@ pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool>(
     let zero = s.splat(0.0);
     let one = s.splat(1.0);
     let mut live = live & !out.kill;
-    if f.z_clip {
+    if ZCLIP && f.z_clip {
         live = live & z.ge(zero) & z.le(one);
     }
     let [d0, d1] = rows.depth;

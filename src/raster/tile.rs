@@ -123,13 +123,14 @@ impl<S: Simd> Sink<S> for Fast<'_> {
             by,
             y0: self.y0,
         };
-        // The common depth functions as constants; the others as a value.
-        Some(match self.f.func() {
-            CmpFunc::LessEqual => {
-                full_block(s, &b, &self.f, CmpFunc::LessEqual, &mut self.t, scratch)
-            }
-            CmpFunc::Less => full_block(s, &b, &self.f, CmpFunc::Less, &mut self.t, scratch),
-            f => full_block(s, &b, &self.f, f, &mut self.t, scratch),
+        let zclip = self.f.z_clip() && !b.depth_inside();
+        let affine = p.persp == 0 && !ctx.w_fog;
+        let (f, t) = (&self.f, &mut self.t);
+        Some(match (zclip, affine) {
+            (false, true) => block_func::<S, P, false, true>(s, &b, f, t, scratch),
+            (false, false) => block_func::<S, P, false, false>(s, &b, f, t, scratch),
+            (true, true) => block_func::<S, P, true, true>(s, &b, f, t, scratch),
+            (true, false) => block_func::<S, P, true, false>(s, &b, f, t, scratch),
         })
     }
 }
@@ -245,6 +246,27 @@ impl<S: Simd> Terms<S> {
     }
 }
 
+/// `vals[k] = ti[k] + ui[k]`: the affine inputs of a stamp.
+#[inline(always)]
+fn sum_terms<F: FloatV>(vals: &mut [F], ti: &[F], ui: &[F]) {
+    // The common colour-only stage (4 inputs): unrolled, no bounds checks.
+    if let (Ok(v4), Some(t4), Some(u4)) = (
+        <&mut [F; 4]>::try_from(&mut *vals),
+        ti.first_chunk::<4>(),
+        ui.first_chunk::<4>(),
+    ) {
+        v4[0] = t4[0] + u4[0];
+        v4[1] = t4[1] + u4[1];
+        v4[2] = t4[2] + u4[2];
+        v4[3] = t4[3] + u4[3];
+    } else {
+        // Zipped slices: no per-element bounds checks (no closures either).
+        for ((v, &t), &u) in vals.iter_mut().zip(ti).zip(ui) {
+            *v = t + u;
+        }
+    }
+}
+
 /// The interpolated depth, `1 / q` and inputs (into `vals`) from a stamp's
 /// column terms `tc` and row terms `ur` (see [`Terms`]).
 #[inline(always)]
@@ -265,22 +287,7 @@ fn eval_terms<S: Simd>(
     };
     let (ti, ui) = (&tc[2..], &ur[2..]);
     if p.persp == 0 {
-        // The common colour-only stage (4 inputs): unrolled, no bounds checks.
-        if let (Ok(v4), Some(t4), Some(u4)) = (
-            <&mut [S::F; 4]>::try_from(&mut *vals),
-            ti.first_chunk::<4>(),
-            ui.first_chunk::<4>(),
-        ) {
-            v4[0] = t4[0] + u4[0];
-            v4[1] = t4[1] + u4[1];
-            v4[2] = t4[2] + u4[2];
-            v4[3] = t4[3] + u4[3];
-        } else {
-            // Zipped slices: no per-element bounds checks (no closures either).
-            for ((v, &t), &u) in vals.iter_mut().zip(ti).zip(ui) {
-                *v = t + u;
-            }
-        }
+        sum_terms(vals, ti, ui);
     } else {
         for (k, ((v, &t), &u)) in vals.iter_mut().zip(ti).zip(ui).enumerate() {
             let v0 = t + u;
@@ -568,6 +575,49 @@ struct Block<'a, 'c, S: Simd, P> {
     y0: i32,
 }
 
+impl<S: Simd, P> Block<'_, '_, S, P> {
+    /// Whether the interpolated depth lies in [0, 1] at every pixel of the
+    /// block, judged from its corners: a stamp's depth is `t + u`, a column
+    /// term plus a row term, each `a + d * f` of an exact pixel offset `f`,
+    /// and every rounded operation there is monotonic, so the depth over
+    /// the block lies between its corner values. Non-finite corners fail.
+    #[inline(always)]
+    fn depth_inside(&self) -> bool {
+        let terms = self.terms;
+        let np = terms.np;
+        let c0 = ((self.bx - terms.x0) >> 2) as usize * np;
+        let r0 = ((self.by - terms.y0) >> 1) as usize * np;
+        // Column terms of pixel columns bx and bx + 7, row terms of rows
+        // by and by + 7 (lane 4 of a row term is the stamp's second row).
+        let t = [terms.t[c0].to_array()[0], terms.t[c0 + np].to_array()[3]];
+        let u = [
+            terms.u[r0].to_array()[0],
+            terms.u[r0 + 3 * np].to_array()[4],
+        ];
+        t.iter()
+            .all(|&t| u.iter().all(|&u| (0.0..=1.0).contains(&(t + u))))
+    }
+}
+
+/// [`full_block`] with the common depth functions as constants (the others
+/// as a value).
+#[inline(always)]
+fn block_func<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool>(
+    s: S,
+    b: &Block<'_, 'c, S, P>,
+    f: &FastOm,
+    t: &mut FastTargets<'_>,
+    scratch: &mut P::Scratch<'c, S>,
+) -> u32 {
+    match f.func() {
+        CmpFunc::LessEqual => {
+            full_block::<S, P, ZCLIP, AFFINE>(s, b, f, CmpFunc::LessEqual, t, scratch)
+        }
+        CmpFunc::Less => full_block::<S, P, ZCLIP, AFFINE>(s, b, f, CmpFunc::Less, t, scratch),
+        func => full_block::<S, P, ZCLIP, AFFINE>(s, b, f, func, t, scratch),
+    }
+}
+
 /// Most inputs of a stage that [`full_block`] interpolates.
 const BLOCK_INPUTS: usize = 8;
 
@@ -575,10 +625,12 @@ const BLOCK_INPUTS: usize = 8;
 /// `t`) in one loop: no coverage or region tests, the block's column and
 /// row terms found once, the inputs and the stage's output kept in locals,
 /// and the depth function `func` a constant where the caller passes one.
-/// The same operations per stamp as [`stamp`] and [`merge_fast`], so the
-/// same bytes.
+/// `ZCLIP` false: the block's depth is known to lie in [0, 1]
+/// ([`Block::depth_inside`]); `AFFINE`: no input is perspective-corrected
+/// and no fog needs `1 / q`. The same operations per stamp as [`stamp`] and
+/// [`merge_fast`], so the same bytes.
 #[inline(always)]
-fn full_block<'c, S: Simd, P: PixelStage>(
+fn full_block<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool>(
     s: S,
     b: &Block<'_, 'c, S, P>,
     f: &FastOm,
@@ -608,13 +660,19 @@ fn full_block<'c, S: Simd, P: PixelStage>(
         let words = t.block_rows(b.bx as usize, (y - b.y0) as usize);
         for (c, (tc, words)) in cols.chunks_exact(np).zip(words).enumerate() {
             let x = b.bx + 4 * c as i32;
-            let (z, wq) = eval_terms(s, ctx.w_fog, p, tc, ur, vals);
+            let (z, wq) = if AFFINE {
+                // `eval_terms` for an affine primitive, without its tests.
+                sum_terms(vals, &tc[2..], &ur[2..]);
+                (tc[0] + ur[0], one)
+            } else {
+                eval_terms(s, ctx.w_fog, p, tc, ur, vals)
+            };
             let st = Stamp {
                 x,
                 y,
                 coverage: full,
                 front: p.front,
-                w: if p.persp != 0 { wq } else { one },
+                w: if !AFFINE && p.persp != 0 { wq } else { one },
                 inputs: vals,
             };
             ctx.stage.shade(s, &st, &attrs, &mut out, scratch);
@@ -625,9 +683,9 @@ fn full_block<'c, S: Simd, P: PixelStage>(
                 None => (z, p.bias),
             };
             samples += if P::SATURATES {
-                merge_fast_rows::<S, true>(s, f, func, &out, full, z, bias, words)
+                merge_fast_rows::<S, true, ZCLIP>(s, f, func, &out, full, z, bias, words)
             } else {
-                merge_fast_rows::<S, false>(s, f, func, &out, full, z, bias, words)
+                merge_fast_rows::<S, false, ZCLIP>(s, f, func, &out, full, z, bias, words)
             };
         }
     }
