@@ -441,3 +441,63 @@ fn fast_path_states_equal_reference() {
 
 #[allow(dead_code)]
 fn unused(_: &Device) {}
+
+/// Full 8x8 blocks whose depth leaves [0, 1] (the merger's fast path with
+/// per-pixel depth clipping of pretransformed vertices): two triangles over
+/// the whole target with depth running from -0.6 to 1.4 diagonally, so
+/// blocks lie wholly inside, wholly outside or across the clip bounds (at
+/// `sm3`, the level that claims D3DPMISCCAPS_CLIPTLVERTS).
+/// Warp (1 and 2 threads, both backends) equals Reference, and the image
+/// holds both clipped and drawn pixels.
+#[test]
+fn depth_clipped_full_blocks_equal_reference() {
+    let (w, h) = (136u32, 72u32);
+    let go = |driver: DriverType, threads: usize, simd: SimdChoice| {
+        let o = Opts {
+            driver,
+            level: warp9::FeatureLevel::Sm3,
+            size: (w, h),
+            format: Format::X8R8G8B8,
+            depth: Some(Format::D24S8),
+            threads,
+            simd,
+            ..Opts::default()
+        };
+        let mut d = device(&o);
+        d.clear(&[], ClearFlags::TARGET | ClearFlags::ZBUFFER, 0, 1.0, 0)
+            .unwrap();
+        d.set_render_state(RenderState::CullMode(Cull::None));
+        let (x1, y1) = (w as f32 - 0.5, h as f32 - 0.5);
+        let corner = |x: f32, y: f32, c: u32| V {
+            z: -0.6 + 2.0 * (x / x1 * 0.8 + y / y1 * 0.2),
+            ..v(x, y, 0.0, c)
+        };
+        let quad = [
+            corner(-0.5, -0.5, 0xFFFF_0000),
+            corner(x1, -0.5, 0xFF00_FF00),
+            corner(x1, y1, 0xFF00_00FF),
+            corner(-0.5, -0.5, 0xFFFF_0000),
+            corner(x1, y1, 0xFF00_00FF),
+            corner(-0.5, y1, 0xFFFF_FFFF),
+        ];
+        draw(&mut d, PrimitiveType::TriangleList, &quad);
+        pixels(&d)
+    };
+    let want = go(DriverType::Reference, 1, SimdChoice::Auto);
+    let drawn = want.iter().filter(|&&p| p & 0xFF_FFFF != 0).count();
+    assert!(
+        drawn > 1000 && drawn + 1000 < want.len(),
+        "{drawn} of {} pixels drawn: the depth range must clip some and keep some",
+        want.len()
+    );
+    for (threads, simd) in [
+        (1, SimdChoice::Auto),
+        (2, SimdChoice::Auto),
+        (1, SimdChoice::Portable),
+    ] {
+        assert!(
+            go(DriverType::Warp, threads, simd) == want,
+            "Warp ({threads} threads, {simd:?}) differs from Reference"
+        );
+    }
+}
