@@ -461,7 +461,6 @@ fn depth_clipped_full_blocks_equal_reference() {
             depth: Some(Format::D24S8),
             threads,
             simd,
-            ..Opts::default()
         };
         let mut d = device(&o);
         d.clear(&[], ClearFlags::TARGET | ClearFlags::ZBUFFER, 0, 1.0, 0)

@@ -22,8 +22,14 @@ use crate::pixel::setup::PrimSetup;
 use crate::reference::Inputs;
 use crate::simd::Backend;
 
-/// Tile edge in pixels (tiles are square; a band is one row of tiles).
+/// Tile edge in pixels (tiles are square; see [`BAND_ROWS`] for the bands).
 pub(crate) const TILE: i32 = 64;
+
+/// Rows of a band, the unit of parallel work: half a tile row, so that a
+/// 1080-row target gives 34 bands rather than 17 (17 units over 2 workers
+/// leave one idle for a whole band at the end). Both bands of a tile row
+/// walk the tile's bins and draw only their own rows.
+pub(crate) const BAND_ROWS: i32 = TILE / 2;
 
 /// Primitives per part of a draw's set-up. Parts are set up and binned
 /// independently (in parallel on a pool) and rasterized in order.
@@ -134,7 +140,7 @@ pub(crate) fn draw<P: PixelStage>(
         return 0;
     }
     let parts = &*parts;
-    let bands = fb.into_bands(TILE as usize);
+    let bands = fb.into_bands(BAND_ROWS as usize);
     let ctx = tile::Ctx {
         st,
         parts,

@@ -1,4 +1,4 @@
-//! Tile execution: one band (a row of tiles) per task; per tile, the binned
+//! Tile execution: one band (half a row of tiles) per task; per tile, the binned
 //! primitives in order; triangles hierarchically (tile-level edge
 //! classification, 8x8 blocks trivially accepted or rejected per edge,
 //! 4x2 stamps with edge masks), points and lines by their own coverage.

@@ -4,7 +4,7 @@
 //! This is the only module that names `wide` or `core::arch`. Hot kernels
 //! (rasterizer, output merger, shader interpreter, sampler) are written once,
 //! generic over [`Simd`], and entered through [`dispatch`], which runs them
-//! inside a `#[target_feature(enable = "avx2")]` trampoline when the AVX2
+//! inside a `#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]` trampoline when the AVX2
 //! backend is selected, so the generic code is compiled with AVX2 there.
 //!
 //! Invariants (every backend, every operation):
@@ -284,7 +284,7 @@ pub fn unorm<S: Simd>(s: S, z: S::F, bits: u32) -> S::I {
     i - up + down
 }
 
-/// Runs `k` on `backend`; with AVX2 inside a `#[target_feature(enable = "avx2")]` function.
+/// Runs `k` on `backend`; with AVX2 inside a `#[target_feature(enable = "avx2,...")]` function.
 #[inline]
 pub fn dispatch<K: Kernel>(backend: Backend, k: K) -> K::Output {
     match backend {
