@@ -1,4 +1,4 @@
-//! Tile execution: one band (half a row of tiles) per task; per tile, the binned
+//! Tile execution: one band (a row of tiles) per task; per tile, the binned
 //! primitives in order; triangles hierarchically (tile-level edge
 //! classification, 8x8 blocks trivially accepted or rejected per edge,
 //! 4x2 stamps with edge masks), points and lines by their own coverage.
@@ -7,7 +7,7 @@
 //! rejects the tile crosses it, so its values there are within
 //! 68 * (|a| + |b|) < 2^30 of zero (|a|, |b| < 2^23 inside the guard band).
 
-use super::TILE;
+use super::{TILE_H, TILE_W};
 use crate::om::{FastOm, FastTargets, StampIn, merge, merge_fast, merge_fast_rows};
 use crate::pipeline::FrameTargets;
 use crate::pipeline::state::DrawState;
@@ -309,7 +309,7 @@ impl<P: PixelStage> Kernel for Band<'_, '_, P> {
     fn run<S: Simd>(self, s: S) -> u64 {
         let ctx = self.ctx;
         let mut fb = self.fb;
-        let ty = fb.y0 / TILE;
+        let ty = fb.y0 / TILE_H;
         if ty >= ctx.tiles_y {
             return 0;
         }
@@ -339,9 +339,14 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
     let mut ip = Interp::new(s);
     let mut scratch = ctx.stage.scratch(s);
     for tx in 0..ctx.tiles_x {
-        let tile = Rect::new(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE)
-            .intersect(&ctx.st.clip)
-            .intersect(&band);
+        let tile = Rect::new(
+            tx * TILE_W,
+            ty * TILE_H,
+            (tx + 1) * TILE_W,
+            (ty + 1) * TILE_H,
+        )
+        .intersect(&ctx.st.clip)
+        .intersect(&band);
         if tile.is_empty() {
             continue;
         }
