@@ -26,8 +26,9 @@ use crate::simd::Backend;
 pub(crate) const TILE_W: i32 = 64;
 
 /// Tile height in pixels; a band (the unit of parallel work) is one row of
-/// tiles. Measured: 32-row tiles balance a 1080-row target better over two
-/// workers (S1 about 4 % faster) but slow the point scene S6 by half.
+/// tiles. 32-row tiles balance a 1080-row target better over two workers
+/// (S1 about 4 % faster in one measurement) but were not adopted: the point
+/// scene S6 measured slower with them, in a period too noisy to settle it.
 pub(crate) const TILE_H: i32 = 64;
 
 /// Primitives per part of a draw's set-up. Parts are set up and binned

@@ -70,6 +70,8 @@ pub(crate) enum Modifier {
 pub(crate) struct Src {
     pub kind: SrcKind,
     pub swizzle: [u8; 4],
+    /// The swizzle's shape, so the common cases skip the general shuffle.
+    pub shape: Shape,
     pub modifier: Modifier,
     /// For `Reg` sources: component `c` reads flat component
     /// `4 * slot + swizzle[c]` of the register file (the 8-lane
@@ -77,10 +79,34 @@ pub(crate) struct Src {
     pub flat: [u16; 4],
 }
 
+/// The shape of a swizzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Shape {
+    /// `.xyzw`
+    Identity,
+    /// `.xxxx` ... `.wwww`
+    Replicate(u8),
+    /// Anything else.
+    General,
+}
+
+impl Shape {
+    pub fn of(swizzle: [u8; 4]) -> Shape {
+        if swizzle == [0, 1, 2, 3] {
+            Shape::Identity
+        } else if swizzle.iter().all(|&c| c == swizzle[0]) {
+            Shape::Replicate(swizzle[0] & 3)
+        } else {
+            Shape::General
+        }
+    }
+}
+
 impl Src {
     pub const ZERO: Src = Src {
         kind: SrcKind::Zero,
         swizzle: [0, 1, 2, 3],
+        shape: Shape::Identity,
         modifier: Modifier::None,
         flat: [0, 1, 2, 3],
     };

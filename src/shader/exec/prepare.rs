@@ -21,7 +21,7 @@ use crate::shader::token::{RegisterFile, SrcModifier, Version};
 
 use super::layout::{InputLayout, OutputLayout};
 use super::op::{
-    BatchForm, Cond, ConstSlot, Dst, DstKind, Index, IntSrc, Kind, Modifier, Op, Pred, Src,
+    BatchForm, Cond, ConstSlot, Dst, DstKind, Index, IntSrc, Kind, Modifier, Op, Pred, Shape, Src,
     SrcKind, TexMode,
 };
 use super::regs::{self, INPUT, NREG, NUM_TEMPS, OUT, TEMP, VFACE, VPOS, WIDE_SLOTS};
@@ -762,6 +762,7 @@ impl Builder {
         Src {
             kind,
             swizzle,
+            shape: Shape::of(swizzle),
             modifier,
             flat: match kind {
                 SrcKind::Reg(slot) => flat_of(slot, swizzle),

@@ -49,15 +49,6 @@ pub(super) fn modify<S: Simd>(s: S, m: Modifier, x: S::F) -> S::F {
     }
 }
 
-/// [`modify`] on every component of `v`.
-#[inline(always)]
-pub(super) fn modify4<S: Simd>(s: S, m: Modifier, v: [S::F; 4]) -> [S::F; 4] {
-    match m {
-        Modifier::None => v,
-        m => map4(v, |x| modify::<S>(s, m, x)),
-    }
-}
-
 /// `_sat` ([`math::sat`]): `max(x, 0)` maps NaN to +0, then `min(·, 1)`.
 #[inline(always)]
 pub(super) fn sat<S: Simd>(s: S, x: S::F) -> S::F {

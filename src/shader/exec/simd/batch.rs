@@ -21,7 +21,7 @@ use crate::simd::{MaskV, Simd};
 
 use super::super::op::{BatchForm, DstKind, Kind, Modifier, Op};
 use super::super::regs::{FILE_SLOTS, INPUT, NUM_INPUTS, OUT, VFACE, VPOS, WIDE_SLOTS};
-use super::arith::{modify4, pure, sat};
+use super::arith::{modify, pure, sat};
 use super::{Executor, Machine, canonical, map4};
 
 /// Stamps in one batch.
@@ -114,7 +114,7 @@ fn tight<S: Simd, const N: usize, const SIMPLE: bool, const IDENTITY: bool>(
                 return r[(f[0] >> 2) & (WIDE_SLOTS - 1)];
             }
             let v = read_flat::<S>(r, f);
-            if SIMPLE { v } else { modify4(s, m, v) }
+            if SIMPLE { v } else { modified(s, m, v) }
         };
         let a = rd(&fa, mods[0]);
         let b = if N > 1 { rd(&fb, mods[1]) } else { zero };
@@ -140,6 +140,15 @@ fn read_flat<S: Simd>(r: &[[S::F; 4]; FILE_SLOTS], f: &[usize; 4]) -> [S::F; 4] 
     let flat = r.as_flattened();
     let c = |k: usize| flat[k & (4 * WIDE_SLOTS - 1)];
     [c(f[0]), c(f[1]), c(f[2]), c(f[3])]
+}
+
+/// `v` with source modifier `m`.
+#[inline(always)]
+fn modified<S: Simd>(s: S, m: Modifier, v: [S::F; 4]) -> [S::F; 4] {
+    match m {
+        Modifier::None => v,
+        m => map4(v, |x| modify::<S>(s, m, x)),
+    }
 }
 
 impl<S: Simd> Executor<'_, S> {

@@ -22,7 +22,7 @@ pub use batch::BATCH;
 use crate::simd::{FloatV, IntV, MaskV, Simd};
 use crate::texture_fetch::TextureFetch;
 
-use super::op::{Cond, ConstSlot, Index, IntSrc, Kind, Op, Src, SrcKind};
+use super::op::{Cond, ConstSlot, Index, IntSrc, Kind, Modifier, Op, Src, SrcKind};
 use super::prepare::Prepared;
 use super::regs::{
     FILE_SLOTS, INPUT, NREG, NUM_INPUTS, OUT, OUT_D0, OUT_FOG, VFACE, VPOS, WIDE_SLOTS,
@@ -476,7 +476,11 @@ impl<'a, S: Simd> Machine<'a, S> {
                 let k = src.flat[c] as usize;
                 self.r[(k >> 2) & (WIDE_SLOTS - 1)][k & 3]
             };
-            return arith::modify4(s, src.modifier, [f(0), f(1), f(2), f(3)]);
+            let v = [f(0), f(1), f(2), f(3)];
+            return match src.modifier {
+                Modifier::None => v,
+                m => map4(v, |x| arith::modify::<S>(s, m, x)),
+            };
         }
         let v = match src.kind {
             SrcKind::Reg(i) => self.r[i as usize],
@@ -523,7 +527,10 @@ impl<'a, S: Simd> Machine<'a, S> {
             v[sw[2] as usize & 3],
             v[sw[3] as usize & 3],
         ];
-        arith::modify4(s, src.modifier, v)
+        match src.modifier {
+            Modifier::None => v,
+            m => map4(v, |x| arith::modify::<S>(s, m, x)),
+        }
     }
 
     /// A float constant: `def` value, else the application's, else 0.
