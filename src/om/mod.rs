@@ -157,7 +157,6 @@ fn stencil_op_v<S: Simd>(s: S, op: StencilOp, stored: S::I, st: &StencilState) -
 }
 
 /// Per-stamp inputs of the merger besides the pixel stage's output.
-#[derive(Clone, Copy)]
 pub(crate) struct StampIn<S: Simd> {
     /// Lanes covered and not killed.
     pub(crate) live: u32,
@@ -591,19 +590,6 @@ impl<'a> FastTargets<'a> {
     }
 }
 
-/// [`merge`] for a [`FastOm`] state, on a stamp inside `t`
-/// ([`FastTargets::holds`]); the same bytes and the same count.
-#[inline(always)]
-pub(crate) fn merge_fast<S: Simd>(
-    s: S,
-    f: &FastOm,
-    out: &PixelOut<S>,
-    inp: &StampIn<S>,
-    t: &mut FastTargets<'_>,
-) -> u32 {
-    merge_fast_with(s, f, f.func, out, inp, t)
-}
-
 impl FastOm {
     /// The depth function.
     pub(crate) fn func(&self) -> CmpFunc {
@@ -616,13 +602,12 @@ impl FastOm {
     }
 }
 
-/// [`merge_fast`] with the depth function `func`: `f.func`, or the same
-/// value as a constant so that the caller's loop carries no choice.
+/// [`merge`] for a [`FastOm`] state, on a stamp inside `t`
+/// ([`FastTargets::holds`]); the same bytes and the same count.
 #[inline(always)]
-pub(crate) fn merge_fast_with<S: Simd>(
+pub(crate) fn merge_fast<S: Simd>(
     s: S,
     f: &FastOm,
-    func: CmpFunc,
     out: &PixelOut<S>,
     inp: &StampIn<S>,
     t: &mut FastTargets<'_>,
@@ -636,7 +621,7 @@ pub(crate) fn merge_fast_with<S: Simd>(
         color: [quad(&mut c0[ci..]), quad(c1)],
     };
     let live = s.mask_from_bits(inp.live);
-    merge_fast_rows::<S, false, true>(s, f, func, out, live, inp.z, inp.bias, rows)
+    merge_fast_rows::<S, false, true>(s, f, f.func, out, live, inp.z, inp.bias, rows)
 }
 
 /// The first eight words of `w` (which holds at least eight) as two fours.
@@ -662,7 +647,8 @@ pub(crate) struct StampRows<'a> {
     pub(crate) color: [&'a mut [u32; 4]; 2],
 }
 
-/// [`merge_fast_with`] on the stamp's words: `live` lanes, interpolated
+/// [`merge_fast`] on the stamp's words, with depth function `func`
+/// (`f.func`, or the same value as a constant): `live` lanes, interpolated
 /// depth `z` plus `bias` (the caller has applied `oDepth`). `SATURATED`:
 /// the caller knows every colour channel is in [0, 1] (not NaN), so the
 /// clamp before quantisation, which could not change a value, is left out.

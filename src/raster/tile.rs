@@ -239,10 +239,20 @@ impl<S: Simd> Terms<S> {
         y: i32,
         vals: &mut [S::F],
     ) -> (S::F, S::F) {
-        let np = self.np;
-        let c = ((x - self.x0) >> 2) as usize * np;
-        let r = ((y - self.y0) >> 1) as usize * np;
+        let (np, c, r) = (self.np, self.col(x), self.row(y));
         eval_terms(s, w_fog, p, &self.t[c..c + np], &self.u[r..r + np], vals)
+    }
+
+    /// Where the terms of the stamp column holding pixel column `x` start in `t`.
+    #[inline(always)]
+    fn col(&self, x: i32) -> usize {
+        ((x - self.x0) >> 2) as usize * self.np
+    }
+
+    /// Where the terms of the stamp row holding pixel row `y` start in `u`.
+    #[inline(always)]
+    fn row(&self, y: i32) -> usize {
+        ((y - self.y0) >> 1) as usize * self.np
     }
 }
 
@@ -589,9 +599,7 @@ impl<S: Simd, P> Block<'_, '_, S, P> {
     #[inline(always)]
     fn depth_inside(&self) -> bool {
         let terms = self.terms;
-        let np = terms.np;
-        let c0 = ((self.bx - terms.x0) >> 2) as usize * np;
-        let r0 = ((self.by - terms.y0) >> 1) as usize * np;
+        let (np, c0, r0) = (terms.np, terms.col(self.bx), terms.row(self.by));
         // Column terms of pixel columns bx and bx + 7, row terms of rows
         // by and by + 7 (lane 4 of a row term is the stamp's second row).
         let t = [terms.t[c0].to_array()[0], terms.t[c0 + np].to_array()[3]];
@@ -647,8 +655,7 @@ fn full_block<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool>
     let np = terms.np;
     let n = np - 2;
     let one = s.splat(1.0);
-    let c0 = ((b.bx - terms.x0) >> 2) as usize * np;
-    let r0 = ((b.by - terms.y0) >> 1) as usize * np;
+    let (c0, r0) = (terms.col(b.bx), terms.row(b.by));
     let cols = &terms.t[c0..c0 + 2 * np];
     let rows = &terms.u[r0..r0 + 4 * np];
     let mut vals = [s.splat(0.0); BLOCK_INPUTS];
@@ -681,12 +688,8 @@ fn full_block<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool>
                 inputs: vals,
             };
             ctx.stage.shade(s, &st, &attrs, &mut out, scratch);
-            // oDepth replaces the interpolated depth, as in `finish`; the
-            // fast merger has no fog, so the fog alpha is not needed.
-            let (z, bias) = match out.depth {
-                Some(d) => (d.max(s.splat(0.0)).min(one), 0.0),
-                None => (z, p.bias),
-            };
+            // The fast merger has no fog, so the fog alpha is not needed.
+            let (z, bias) = merged_depth(s, p, &out, z);
             samples += if P::SATURATES {
                 merge_fast_rows::<S, true, ZCLIP>(s, f, func, &out, full, z, bias, words)
             } else {
@@ -695,6 +698,16 @@ fn full_block<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool>
         }
     }
     samples
+}
+
+/// The depth a stamp of `p` merges with, and its bias: `oDepth` replaces
+/// the interpolated `z`, clamped and unbiased (bytecode.md 10).
+#[inline(always)]
+fn merged_depth<S: Simd>(s: S, p: &PrimSetup, out: &PixelOut<S>, z: S::F) -> (S::F, f32) {
+    match out.depth {
+        Some(d) => (d.max(s.splat(0.0)).min(s.splat(1.0)), 0.0),
+        None => (z, p.bias),
+    }
 }
 
 /// Shades and merges one stamp of `p` with coverage `bits`; a batching
@@ -865,11 +878,7 @@ fn finish<S: Simd, P: PixelStage, K: Sink<S>>(
         Some(k) => vals[k],
         None => one,
     };
-    // oDepth replaces the interpolated depth, clamped, unbiased (bytecode.md 10).
-    let (z, bias) = match out.depth {
-        Some(d) => (d.max(s.splat(0.0)).min(one), 0.0),
-        None => (z, p.bias),
-    };
+    let (z, bias) = merged_depth(s, p, out, z);
     let inp = StampIn {
         live: bits,
         z,

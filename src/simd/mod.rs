@@ -291,7 +291,8 @@ pub fn dispatch<K: Kernel>(backend: Backend, k: K) -> K::Output {
         Backend::Portable => k.run(Portable),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2(t) => {
-            // SAFETY: an `Avx2` token exists only after `is_x86_feature_detected!("avx2")`.
+            // SAFETY: an `Avx2` token exists only after `Avx2::detect` found AVX2,
+            // POPCNT, BMI1 and BMI2, the features `run_avx2` enables.
             unsafe { x86::run_avx2(k, t) }
         }
     }
