@@ -78,16 +78,14 @@ pub trait TextureFetchScalar {
 
 /// Fine x derivative of `v` (see the module docs for the lane layout).
 #[inline(always)]
-pub fn ddx<S: Simd>(s: S, v: S::F) -> S::F {
-    let a = v.to_array();
-    s.f32s(std::array::from_fn(|i| a[i | 1] - a[i & !1]))
+pub fn ddx<S: Simd>(_s: S, v: S::F) -> S::F {
+    v.ddx()
 }
 
 /// Fine y derivative of `v` (see the module docs for the lane layout).
 #[inline(always)]
-pub fn ddy<S: Simd>(s: S, v: S::F) -> S::F {
-    let a = v.to_array();
-    s.f32s(std::array::from_fn(|i| a[i | 4] - a[i & !4]))
+pub fn ddy<S: Simd>(_s: S, v: S::F) -> S::F {
+    v.ddy()
 }
 
 /// The scalar forms of [`ddx`] and [`ddy`] over the 8 values of a stamp, for the Reference path.

@@ -474,6 +474,8 @@ fn color_bgra8<S: Simd>(
 /// [`merge`] computes for such a state, with every state choice made once.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FastOm {
+    /// The draw has a depth buffer (without one every live lane passes).
+    depth: bool,
     /// The depth function (`Always` when ZENABLE is off).
     func: CmpFunc,
     write: bool,
@@ -492,8 +494,9 @@ impl FastOm {
         if st.fog.is_some() || st.alpha_test.is_some() || st.blend.is_some() {
             return None;
         }
-        let d = st.depth.as_ref()?;
-        if d.stencil.is_some() || !matches!(d.format, Format::D24S8 | Format::D24X8) {
+        if let Some(d) = &st.depth
+            && (d.stencil.is_some() || !matches!(d.format, Format::D24S8 | Format::D24X8))
+        {
             return None;
         }
         let ts = st.targets.first()?.as_ref()?;
@@ -504,10 +507,14 @@ impl FastOm {
         {
             return None;
         }
+        let d = st.depth.as_ref();
         Some(FastOm {
-            func: if d.test { d.func } else { CmpFunc::Always },
-            write: d.write,
-            smask: if d.format.stencil_bits() == 0 {
+            depth: d.is_some(),
+            func: d.map_or(CmpFunc::Always, |d| {
+                if d.test { d.func } else { CmpFunc::Always }
+            }),
+            write: d.is_some_and(|d| d.write),
+            smask: if d.is_none_or(|d| d.format.stencil_bits() == 0) {
                 0
             } else {
                 0xFF
@@ -520,9 +527,10 @@ impl FastOm {
     }
 }
 
-/// A band's depth buffer and RT0 as 32-bit words, for [`merge_fast`].
+/// A band's depth buffer (if the draw has one) and RT0 as 32-bit words,
+/// for [`merge_fast`].
 pub(crate) struct FastTargets<'a> {
-    depth: &'a mut [u32],
+    depth: Option<&'a mut [u32]>,
     color: &'a mut [u32],
     /// Words per row.
     dpw: usize,
@@ -530,20 +538,33 @@ pub(crate) struct FastTargets<'a> {
 }
 
 impl<'a> FastTargets<'a> {
-    /// Word views of `depth` and `color` (None unless both are 4 bytes per
-    /// texel, word-aligned, with whole-word pitches).
+    /// Word views of `depth` (when `f` has a depth buffer) and `color`
+    /// (None unless each is 4 bytes per texel, word-aligned, with
+    /// whole-word pitches).
     pub(crate) fn new(
+        f: &FastOm,
         depth: Option<&'a mut TargetBytes<'_>>,
         color: Option<&'a mut TargetBytes<'_>>,
     ) -> Option<FastTargets<'a>> {
-        let (d, c) = (depth?, color?);
-        if d.bpp != 4 || c.bpp != 4 || !d.pitch.is_multiple_of(4) || !c.pitch.is_multiple_of(4) {
-            return None;
-        }
-        let (dpw, cpw) = (d.pitch / 4, c.pitch / 4);
+        let words = |t: &'a mut TargetBytes<'_>| -> Option<(&'a mut [u32], usize)> {
+            if t.bpp != 4 || !t.pitch.is_multiple_of(4) {
+                return None;
+            }
+            Some((
+                bytemuck::try_cast_slice_mut(&mut *t.bytes).ok()?,
+                t.pitch / 4,
+            ))
+        };
+        let (color, cpw) = words(color?)?;
+        let (depth, dpw) = if f.depth {
+            let (d, dpw) = words(depth?)?;
+            (Some(d), dpw)
+        } else {
+            (None, 0)
+        };
         Some(FastTargets {
-            depth: bytemuck::try_cast_slice_mut(d.bytes).ok()?,
-            color: bytemuck::try_cast_slice_mut(c.bytes).ok()?,
+            depth,
+            color,
             dpw,
             cpw,
         })
@@ -555,20 +576,27 @@ impl<'a> FastTargets<'a> {
     /// [`FastTargets::holds`] that stamps (x, y) and (x + 4, y) lie inside.
     #[inline(always)]
     pub(crate) fn block_rows(&mut self, x: usize, y: usize) -> [StampRows<'_>; 2] {
-        let (di, ci) = (y * self.dpw + x, y * self.cpw + x);
-        let (d0, d1) = self.depth.split_at_mut(di + self.dpw);
+        let ci = y * self.cpw + x;
         let (c0, c1) = self.color.split_at_mut(ci + self.cpw);
-        let [d0l, d0r] = halves(&mut d0[di..]);
-        let [d1l, d1r] = halves(d1);
         let [c0l, c0r] = halves(&mut c0[ci..]);
         let [c1l, c1r] = halves(c1);
+        let [dl, dr] = match self.depth.as_deref_mut() {
+            Some(depth) => {
+                let di = y * self.dpw + x;
+                let (d0, d1) = depth.split_at_mut(di + self.dpw);
+                let [d0l, d0r] = halves(&mut d0[di..]);
+                let [d1l, d1r] = halves(d1);
+                [Some([d0l, d1l]), Some([d0r, d1r])]
+            }
+            None => [None, None],
+        };
         [
             StampRows {
-                depth: [d0l, d1l],
+                depth: dl,
                 color: [c0l, c1l],
             },
             StampRows {
-                depth: [d0r, d1r],
+                depth: dr,
                 color: [c0r, c1r],
             },
         ]
@@ -583,10 +611,11 @@ impl<'a> FastTargets<'a> {
         let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y)) else {
             return false;
         };
-        x + 4 <= self.dpw
-            && x + 4 <= self.cpw
-            && (y + 1) * self.dpw + x + 4 <= self.depth.len()
-            && (y + 1) * self.cpw + x + 4 <= self.color.len()
+        let depth_holds = match &self.depth {
+            Some(d) => x + 4 <= self.dpw && (y + 1) * self.dpw + x + 4 <= d.len(),
+            None => true,
+        };
+        depth_holds && x + 4 <= self.cpw && (y + 1) * self.cpw + x + 4 <= self.color.len()
     }
 }
 
@@ -613,11 +642,15 @@ pub(crate) fn merge_fast<S: Simd>(
     t: &mut FastTargets<'_>,
 ) -> u32 {
     let (x, y) = (inp.x as usize, inp.y as usize);
-    let (di, ci) = (y * t.dpw + x, y * t.cpw + x);
-    let (d0, d1) = t.depth.split_at_mut(di + t.dpw);
+    let ci = y * t.cpw + x;
     let (c0, c1) = t.color.split_at_mut(ci + t.cpw);
+    let depth = t.depth.as_deref_mut().map(|depth| {
+        let di = y * t.dpw + x;
+        let (d0, d1) = depth.split_at_mut(di + t.dpw);
+        [quad(&mut d0[di..]), quad(d1)]
+    });
     let rows = StampRows {
-        depth: [quad(&mut d0[di..]), quad(d1)],
+        depth,
         color: [quad(&mut c0[ci..]), quad(c1)],
     };
     let live = s.mask_from_bits(inp.live);
@@ -641,9 +674,9 @@ fn quad(w: &mut [u32]) -> &mut [u32; 4] {
         .expect("a stamp row inside the target")
 }
 
-/// The words of one stamp in the depth buffer and RT0: four per row.
+/// The words of one stamp in the depth buffer (if any) and RT0: four per row.
 pub(crate) struct StampRows<'a> {
-    pub(crate) depth: [&'a mut [u32; 4]; 2],
+    pub(crate) depth: Option<[&'a mut [u32; 4]; 2]>,
     pub(crate) color: [&'a mut [u32; 4]; 2],
 }
 
@@ -672,24 +705,30 @@ pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool, const ZCLIP: bool>
     if ZCLIP && f.z_clip {
         live = live & z.ge(zero) & z.le(one);
     }
-    let [d0, d1] = rows.depth;
     let [c0, c1] = rows.color;
-    let word = s.load_u32_rows(d0, d1);
-    // The viewport's MinZ and MaxZ lie in [0, 1] (SetViewport checks), so
-    // this clamp already lands in [0, 1]: `merge`'s second clamp to [0, 1]
-    // could only turn -0 into +0, which quantises the same.
-    let zb = (z + s.splat(bias))
-        .max(s.splat(f.min_z))
-        .min(s.splat(f.max_z));
-    let zq = crate::simd::unorm(s, zb, 24);
-    let pass = cmp_i(s, func, zq, word.shr(8)) & live;
+    let pass = match rows.depth {
+        Some([d0, d1]) => {
+            let word = s.load_u32_rows(d0, d1);
+            // The viewport's MinZ and MaxZ lie in [0, 1] (SetViewport
+            // checks), so this clamp already lands in [0, 1]: `merge`'s
+            // second clamp to [0, 1] could only turn -0 into +0, which
+            // quantises the same.
+            let zb = (z + s.splat(bias))
+                .max(s.splat(f.min_z))
+                .min(s.splat(f.max_z));
+            let zq = crate::simd::unorm(s, zb, 24);
+            let pass = cmp_i(s, func, zq, word.shr(8)) & live;
+            if f.write && pass.any() {
+                let written = zq.shl(8) | (word & s.splat_i(f.smask));
+                pass.select_i(written, word).store_u32_rows(d0, d1);
+            }
+            pass
+        }
+        None => live,
+    };
     let passed = pass.bits();
     if passed == 0 {
         return 0;
-    }
-    if f.write {
-        let written = zq.shl(8) | (word & s.splat_i(f.smask));
-        pass.select_i(written, word).store_u32_rows(d0, d1);
     }
     if out.written & 1 != 0 {
         let c = &out.color[0];
@@ -737,11 +776,12 @@ impl FastTargets<'_> {
         out: &PixelOut<S>,
         inp: &StampIn<S>,
     ) -> u32 {
-        let mut depth = TargetBytes {
-            bytes: bytemuck::cast_slice_mut(&mut *self.depth),
-            pitch: self.dpw * 4,
+        let dpw = self.dpw;
+        let mut depth = self.depth.as_deref_mut().map(|d| TargetBytes {
+            bytes: bytemuck::cast_slice_mut(d),
+            pitch: dpw * 4,
             bpp: 4,
-        };
+        });
         let mut colors = [
             Some(TargetBytes {
                 bytes: bytemuck::cast_slice_mut(&mut *self.color),
@@ -752,6 +792,6 @@ impl FastTargets<'_> {
             None,
             None,
         ];
-        merge(s, st, out, inp, Some(&mut depth), &mut colors)
+        merge(s, st, out, inp, depth.as_mut(), &mut colors)
     }
 }

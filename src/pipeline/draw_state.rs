@@ -52,6 +52,7 @@ use crate::vertex::{DeclUsage, FetchStreams, StreamInput, instancing};
 use super::clip_space::{ClipPlane, clip_and_project, volume_planes};
 use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
 use super::state::{DrawState, FogSource};
+use super::tex_stage::TexStage;
 use super::vertex_stage::{Varyings, VertexInputs, VertexProc, shader_plan, texcoord_slots};
 use super::{DrawCall, VertexSource, targets, vertex_numbers};
 
@@ -176,6 +177,7 @@ fn ffp_pixel_inputs(ffp: &FfpState, stages: usize, pretransformed: bool) -> Inpu
 enum Stage {
     Color(ColorStage),
     Ffp(FfpPixelStage),
+    Tex(TexStage),
     Shader(ShaderPixelStage),
 }
 
@@ -494,7 +496,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
                 Stage::Color(ColorStage::new(st.specular_add))
             } else {
                 let program = d.pipeline.caches.ffp_pixel.get(&key);
-                Stage::Ffp(FfpPixelStage {
+                let general = FfpPixelStage {
                     map: InputMap::new(&links, attr, true),
                     program,
                     consts: FfpPixelConsts::new(&ffp),
@@ -502,7 +504,17 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
                     state: Arc::clone(&ffp),
                     stage_textures: stage_tex,
                     divisors,
-                })
+                };
+                // The Reference driver keeps the literal cascade: it is the
+                // oracle the one-texture form is tested against.
+                if d.driver == DriverType::Reference {
+                    Stage::Ffp(general)
+                } else {
+                    match TexStage::new(general) {
+                        Ok(t) => Stage::Tex(t),
+                        Err(general) => Stage::Ffp(*general),
+                    }
+                }
             }
         }
     };
@@ -510,6 +522,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     match &stage {
         Stage::Color(s) => render(d, &st, &buf, &prims, s, fog_attr),
         Stage::Ffp(s) => render(d, &st, &buf, &prims, s, fog_attr),
+        Stage::Tex(s) => render(d, &st, &buf, &prims, s, fog_attr),
         Stage::Shader(s) => render(d, &st, &buf, &prims, s, fog_attr),
     }
     Ok(())

@@ -12,6 +12,7 @@ mod draw_state;
 mod pixel_stages;
 pub(crate) mod state;
 mod targets;
+mod tex_stage;
 mod vertex_stage;
 
 use std::sync::Arc;

@@ -326,7 +326,7 @@ impl<P: PixelStage> Kernel for Band<'_, '_, P> {
         let band = Rect::new(0, fb.y0, i32::MAX, fb.y0 + fb.rows);
         let y0 = fb.y0;
         if let Some(f) = ctx.fast
-            && let Some(t) = FastTargets::new(fb.depth.as_mut(), fb.colors[0].as_mut())
+            && let Some(t) = FastTargets::new(&f, fb.depth.as_mut(), fb.colors[0].as_mut())
         {
             return tiles(s, ctx, ty, band, &mut Fast { f, t, y0 });
         }
@@ -632,7 +632,7 @@ fn block_func<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool>
 }
 
 /// Most inputs of a stage that [`full_block`] interpolates.
-const BLOCK_INPUTS: usize = 8;
+const BLOCK_INPUTS: usize = 12;
 
 /// Shades and merges the 8 stamps of a fully covered 8x8 block (inside
 /// `t`) in one loop: no coverage or region tests, the block's column and

@@ -116,6 +116,11 @@ pub trait FloatV:
     fn floor(self) -> Self;
     /// IEEE square root (exact rounding).
     fn sqrt(self) -> Self;
+    /// Fine x derivative over the stamp's two 2x2 quads (lanes 0–3 the top
+    /// row, 4–7 the bottom): lane i is `a[i | 1] - a[i & !1]`.
+    fn ddx(self) -> Self;
+    /// Fine y derivative: lane i is `a[i | 4] - a[i & !4]`.
+    fn ddy(self) -> Self;
     /// Lane-wise `<` (false when either is NaN).
     fn lt(self, b: Self) -> Self::M;
     /// Lane-wise `<=`.

@@ -166,6 +166,18 @@ impl FloatV for PF {
         PF(self.0.sqrt())
     }
     #[inline(always)]
+    fn ddx(self) -> PF {
+        let a = self.0.to_array();
+        let (hi, lo) = ([1, 1, 3, 3, 5, 5, 7, 7], [0, 0, 2, 2, 4, 4, 6, 6]);
+        PF(f32x8::from(hi.map(|i| a[i])) - f32x8::from(lo.map(|i| a[i])))
+    }
+    #[inline(always)]
+    fn ddy(self) -> PF {
+        let a = self.0.to_array();
+        let (hi, lo) = ([4, 5, 6, 7, 4, 5, 6, 7], [0, 1, 2, 3, 0, 1, 2, 3]);
+        PF(f32x8::from(hi.map(|i| a[i])) - f32x8::from(lo.map(|i| a[i])))
+    }
+    #[inline(always)]
     fn lt(self, b: PF) -> PM {
         fmask(self.0.simd_lt(b.0))
     }

@@ -71,6 +71,8 @@ impl Kernel for Battery {
         let mut st = [0u32; 8];
         (i + j).store_u32(&mut st);
         out.extend(st);
+        out.extend(a.ddx().to_array().map(f32::to_bits));
+        out.extend(a.ddy().to_array().map(f32::to_bits));
         out
     }
 }
@@ -159,6 +161,17 @@ fn documented_semantics() {
         assert_eq!(conv[1], i32::MIN);
         assert_eq!(conv[2], i32::MIN);
         assert_eq!(conv[3], -1);
+        // Fine derivatives: a[i | 1] - a[i & !1] and a[i | 4] - a[i & !4].
+        let n = r.len();
+        let d: Vec<f32> = r[n - 16..].iter().map(|&b| f32::from_bits(b)).collect();
+        assert!(d[0].is_nan() && d[1].is_nan());
+        assert_eq!(&d[2..8], &[-3e9 - 1.5, -3e9 - 1.5, 0.5, 0.5, 2.0, 2.0]);
+        assert_eq!(d[8], 0.5 - 1.0);
+        assert!(d[9].is_nan() && d[13].is_nan());
+        assert_eq!(
+            [d[10], d[11], d[12], d[14], d[15]],
+            [-3e9, 3.5, -0.5, -3e9, 3.5]
+        );
     }
 }
 

@@ -256,6 +256,22 @@ impl FloatV for AF {
         AF(avx!(_mm256_sqrt_ps(self.0)))
     }
     #[inline(always)]
+    fn ddx(self) -> AF {
+        // movshdup: lanes (1, 1, 3, 3, ...); movsldup: (0, 0, 2, 2, ...).
+        AF(avx!(_mm256_sub_ps(
+            _mm256_movehdup_ps(self.0),
+            _mm256_moveldup_ps(self.0)
+        )))
+    }
+    #[inline(always)]
+    fn ddy(self) -> AF {
+        // The bottom row in both halves, minus the top row in both halves.
+        AF(avx!(_mm256_sub_ps(
+            _mm256_permute2f128_ps::<0x11>(self.0, self.0),
+            _mm256_permute2f128_ps::<0x00>(self.0, self.0)
+        )))
+    }
+    #[inline(always)]
     fn lt(self, b: AF) -> AM {
         fcmp::<_CMP_LT_OQ>(self.0, b.0)
     }

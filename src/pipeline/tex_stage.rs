@@ -1,0 +1,324 @@
+//! The fixed-function pixel stage's one-texture form ([`TexStage`]): a
+//! cascade of a single stage that samples a 2D or volume texture, with no
+//! bump mapping, projection or TEMP. That is most fixed-function drawing
+//! (a texture alone, or modulated by the lit colour, plus specular).
+//!
+//! Job: the Warp path of such a draw without the general cascade's
+//! per-stamp work. The stage reads exactly the interpolated planes its
+//! operations use (its own, shorter input list) straight from the stamp,
+//! and it is small enough for the rasterizer to inline into its loop over
+//! fully covered blocks ([`PixelStage::INLINE_BLOCKS`]); the sampler itself
+//! runs out of line.
+//!
+//! Invariants: every value is the one the general cascade
+//! (`FfpPixelProgram::shade8`) computes, by the same functions
+//! (`stage_result`, `specular_add`) on the same inputs; the Reference
+//! driver runs the literal cascade of the wrapped [`FfpPixelStage`].
+
+// Index loops keep closures out of the SIMD path (see the simd module docs).
+#![allow(clippy::needless_range_loop)]
+
+use super::pixel_stages::FfpPixelStage;
+use crate::ffp::StageTexture;
+use crate::ffp::math::k4;
+use crate::ffp::real::V;
+use crate::ffp::stages::{ArgSources, StageKey, reads, specular_add, stage_result};
+use crate::ffp::{PixelInput, reference_shade8};
+use crate::pixel::{AttrPlanes, PixelOut, PixelOutScalar, PixelStage, ScalarStamp, Stamp};
+use crate::sampler::BoundTextures;
+use crate::simd::{FloatV, Outlined, Simd};
+use crate::state::{TextureArg, TextureOp};
+use crate::texture_fetch::{Lod, TextureFetch};
+
+/// Where one input component comes from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Src {
+    /// Plane `k` of the stage's inputs, saturated when `sat` (colours).
+    Plane { k: usize, sat: bool },
+    /// A constant (a component no vertex output feeds, or one the stage never reads).
+    Const(f32),
+}
+
+/// The one-texture fixed-function stage (see the module docs).
+pub(crate) struct TexStage {
+    /// The general stage: its textures, constants and the Reference path.
+    ffp: FfpPixelStage,
+    /// The single stage.
+    key: StageKey,
+    specular_add: bool,
+    /// Vertex attribute of each input plane, in plane order.
+    inputs: Vec<usize>,
+    flat: u64,
+    diffuse: [Src; 4],
+    specular: [Src; 4],
+    coord: [Src; 3],
+}
+
+/// Input register slots of the fixed-function stage's map.
+const DIFFUSE: u16 = 0;
+const SPECULAR: u16 = 1;
+const COORD0: u16 = 2;
+
+impl TexStage {
+    /// The one-texture form of `ffp`, when its cascade has that shape.
+    pub(crate) fn new(ffp: FfpPixelStage) -> Result<TexStage, Box<FfpPixelStage>> {
+        let key = ffp.program.key();
+        let [k] = key.stages.as_slice() else {
+            return Err(Box::new(ffp));
+        };
+        let simple = k.texture == StageTexture::Flat
+            && k.divisor.is_none()
+            && !k.to_temp
+            && !matches!(
+                k.color_op,
+                TextureOp::BumpEnvMap | TextureOp::BumpEnvMapLuminance
+            )
+            && ffp.program.coordinate_stages() == 1;
+        if !simple {
+            return Err(Box::new(ffp));
+        }
+        let (k, specular_add) = (*k, key.specular_add);
+        let selects = |args: [u32; 3], op: TextureOp, sel: TextureArg| {
+            reads(op)
+                .iter()
+                .zip(args)
+                .any(|(&r, a)| r && a & TextureArg::SELECT_MASK == sel.0)
+        };
+        let uses = |sel: TextureArg| {
+            selects(k.color_args, k.color_op, sel)
+                || (k.alpha_op != TextureOp::Disable && selects(k.alpha_args, k.alpha_op, sel))
+        };
+        let blends = |op: TextureOp| k.color_op == op || k.alpha_op == op;
+        let want_diffuse = uses(TextureArg::DIFFUSE)
+            || uses(TextureArg::CURRENT)
+            || blends(TextureOp::BlendDiffuseAlpha)
+            || blends(TextureOp::BlendCurrentAlpha)
+            || k.alpha_op == TextureOp::Disable;
+        let want_specular = if uses(TextureArg::SPECULAR) {
+            4
+        } else if specular_add {
+            3
+        } else {
+            0
+        };
+        let mut stage = TexStage {
+            ffp,
+            key: k,
+            specular_add,
+            inputs: Vec::new(),
+            flat: 0,
+            diffuse: [Src::Const(0.0); 4],
+            specular: [Src::Const(0.0); 4],
+            coord: [Src::Const(0.0); 3],
+        };
+        for c in 0..4u8 {
+            if want_diffuse {
+                stage.diffuse[c as usize] = stage.source(DIFFUSE, c);
+            }
+            if c < want_specular {
+                stage.specular[c as usize] = stage.source(SPECULAR, c);
+            }
+            if c < 3 {
+                stage.coord[c as usize] = stage.source(COORD0, c);
+            }
+        }
+        Ok(stage)
+    }
+
+    /// Where register `slot`'s component `c` comes from, adding its plane
+    /// to the input list (the values `InputMap::write_regs` writes there).
+    fn source(&mut self, slot: u16, c: u8) -> Src {
+        let map = &self.ffp.map;
+        if let Some(j) = map.dst.iter().position(|&d| d == (slot, c)) {
+            let k = self.inputs.len();
+            self.inputs.push(map.list[j]);
+            if map.flat & (1 << j) != 0 {
+                self.flat |= 1 << k;
+            }
+            return Src::Plane {
+                k,
+                sat: map.sat & (1 << j) != 0,
+            };
+        }
+        // The last constant written to the component wins, as in `write_regs`.
+        let v = map
+            .consts
+            .iter()
+            .rev()
+            .find(|&&(sl, cc, _)| (sl, cc) == (slot, c))
+            .map_or(0.0, |&(_, _, v)| v);
+        Src::Const(v)
+    }
+}
+
+/// Component `src` of a stamp.
+#[inline(always)]
+fn read<S: Simd>(s: S, inputs: &[S::F], src: Src) -> V<S> {
+    V(
+        match src {
+            Src::Plane { k, sat } => {
+                let v = inputs[k];
+                if sat {
+                    v.max(s.splat(0.0)).min(s.splat(1.0))
+                } else {
+                    v
+                }
+            }
+            Src::Const(v) => s.splat(v),
+        },
+        s,
+    )
+}
+
+/// The stage's texture fetch, run out of line so that the stage itself
+/// stays small (see [`Simd::outline`]).
+struct Fetch<'a, S: Simd> {
+    textures: &'a BoundTextures,
+    coord: [S::F; 4],
+    lod: Lod<S::F>,
+    active: S::M,
+}
+
+impl<S: Simd> Outlined<S> for Fetch<'_, S> {
+    type Output = [S::F; 4];
+    #[inline(always)]
+    fn run(self, s: S) -> [S::F; 4] {
+        self.textures
+            .sample(s, 0, self.coord, self.lod, self.active)
+    }
+}
+
+impl PixelStage for TexStage {
+    fn inputs(&self) -> &[usize] {
+        &self.inputs
+    }
+
+    fn flat_inputs(&self) -> u64 {
+        self.flat
+    }
+
+    type Scratch<'a, S: Simd> = ();
+
+    fn scratch<S: Simd>(&self, _s: S) {}
+
+    const INLINE_BLOCKS: bool = true;
+
+    /// `stage_result` saturates every channel (NaN to 0), and so does the specular add.
+    const SATURATES: bool = true;
+
+    #[inline(always)]
+    fn shade<S: Simd>(
+        &self,
+        s: S,
+        stamp: &Stamp<'_, S>,
+        _attrs: &AttrPlanes<'_>,
+        out: &mut PixelOut<S>,
+        _scratch: &mut (),
+    ) {
+        // Plain loops and no closures over vectors (see the simd module docs).
+        let inp = stamp.inputs;
+        let zero = V(s.splat(0.0), s);
+        let mut diffuse = [zero; 4];
+        let mut specular = [zero; 4];
+        let mut coord = [zero; 3];
+        for c in 0..4 {
+            diffuse[c] = read(s, inp, self.diffuse[c]);
+            specular[c] = read(s, inp, self.specular[c]);
+        }
+        for c in 0..3 {
+            coord[c] = read(s, inp, self.coord[c]);
+        }
+        let (u, v, w) = (coord[0].0, coord[1].0, coord[2].0);
+        let texture = s.outline(Fetch {
+            textures: self.ffp.textures.as_ref(),
+            coord: [u, v, w, zero.0],
+            lod: Lod::Implicit {
+                ddx: [u.ddx(), v.ddx(), w.ddx()],
+                ddy: [u.ddy(), v.ddy(), w.ddy()],
+            },
+            active: stamp.coverage,
+        });
+        let c = &self.ffp.consts;
+        let src = ArgSources {
+            diffuse,
+            current: diffuse,
+            texture: [
+                V(texture[0], s),
+                V(texture[1], s),
+                V(texture[2], s),
+                V(texture[3], s),
+            ],
+            tfactor: k4(zero, c.tfactor),
+            specular,
+            temp: [zero; 4],
+            constant: k4(zero, c.constant[0]),
+        };
+        let k = &self.key;
+        let mut r = stage_result(k.color_op, k.color_args, k.alpha_op, k.alpha_args, &src);
+        if self.specular_add {
+            r = specular_add(r, specular);
+        }
+        out.color[0] = [r[0].0, r[1].0, r[2].0, r[3].0];
+        out.written = 1;
+        out.kill = s.mask_from_bits(0);
+        out.depth = None;
+    }
+
+    fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
+        let n = self.inputs.len();
+        let mut inputs = vec![0.0; 8 * n];
+        for (k, v) in inputs.iter_mut().take(n).enumerate() {
+            *v = attr(k);
+        }
+        self.shade_stamp_scalar(&ScalarStamp {
+            x: 0,
+            y: 0,
+            coverage: 1,
+            front: true,
+            inputs: &inputs,
+            stride: n,
+        })[0]
+    }
+
+    /// The literal cascade on this stage's inputs. (Draws on the Reference
+    /// driver use the general [`FfpPixelStage`] instead; see `draw_state`.)
+    fn shade_stamp_scalar(&self, stamp: &ScalarStamp<'_>) -> [PixelOutScalar; 8] {
+        let get = |l: usize, src: Src| match src {
+            Src::Plane { k, sat } => {
+                let v = stamp.inputs[l * stamp.stride + k];
+                if sat {
+                    crate::pixel::fmin(crate::pixel::fmax(v, 0.0), 1.0)
+                } else {
+                    v
+                }
+            }
+            Src::Const(v) => v,
+        };
+        let inp: [PixelInput<f32>; 8] = std::array::from_fn(|l| {
+            let mut texcoord = [[0.0; 4]; 8];
+            for c in 0..3 {
+                texcoord[0][c] = get(l, self.coord[c]);
+            }
+            PixelInput {
+                diffuse: self.diffuse.map(|src| get(l, src)),
+                specular: self.specular.map(|src| get(l, src)),
+                texcoord,
+            }
+        });
+        let f = &self.ffp;
+        let c = reference_shade8(
+            &f.state,
+            f.stage_textures,
+            f.divisors,
+            &inp,
+            f.textures.as_ref(),
+            stamp.coverage as u8,
+        );
+        std::array::from_fn(|l| PixelOutScalar {
+            color: [c[l], [0.0; 4], [0.0; 4], [0.0; 4]],
+            written: 1,
+            kill: false,
+            depth: None,
+        })
+    }
+}
