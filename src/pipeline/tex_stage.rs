@@ -39,12 +39,68 @@ enum Src {
     Const(f32),
 }
 
+/// A channel group's result in closed form: what `stage_result` computes
+/// for the commonest operations with plain TEXTURE, DIFFUSE or CURRENT
+/// arguments (CURRENT is DIFFUSE in the first stage).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Form {
+    /// `sat(texture)`.
+    Texture,
+    /// `sat(diffuse)`.
+    Diffuse,
+    /// `sat(texture * diffuse)` (MODULATE; the product is commutative).
+    Modulate,
+}
+
+impl Form {
+    /// The closed form of `op` on `args`, if it has one. `alpha`: the alpha
+    /// operation (whose DISABLE keeps CURRENT's alpha, and whose arguments
+    /// ignore ALPHAREPLICATE).
+    fn of(op: TextureOp, args: [u32; 3], alpha: bool) -> Option<Form> {
+        let strip = if alpha {
+            !TextureArg::ALPHAREPLICATE
+        } else {
+            !0
+        };
+        let plain = |a: u32| match a & strip {
+            a if a == TextureArg::TEXTURE.0 => Some(Form::Texture),
+            a if a == TextureArg::DIFFUSE.0 || a == TextureArg::CURRENT.0 => Some(Form::Diffuse),
+            _ => None,
+        };
+        match op {
+            TextureOp::Disable if alpha => Some(Form::Diffuse),
+            TextureOp::SelectArg1 => plain(args[1]),
+            TextureOp::SelectArg2 => plain(args[2]),
+            TextureOp::Modulate => match (plain(args[1])?, plain(args[2])?) {
+                (Form::Texture, Form::Diffuse) | (Form::Diffuse, Form::Texture) => {
+                    Some(Form::Modulate)
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The value for texture channel `t` and diffuse channel `d`.
+    #[inline(always)]
+    fn eval<S: Simd>(self, s: S, t: S::F, d: S::F) -> S::F {
+        let v = match self {
+            Form::Texture => t,
+            Form::Diffuse => d,
+            Form::Modulate => t * d,
+        };
+        v.max(s.splat(0.0)).min(s.splat(1.0))
+    }
+}
+
 /// The one-texture fixed-function stage (see the module docs).
 pub(crate) struct TexStage {
     /// The general stage: its textures, constants and the Reference path.
     ffp: FfpPixelStage,
     /// The single stage.
     key: StageKey,
+    /// Its colour and alpha results in closed form, when both have one.
+    forms: Option<(Form, Form)>,
     specular_add: bool,
     /// Vertex attribute of each input plane, in plane order.
     inputs: Vec<usize>,
@@ -101,9 +157,15 @@ impl TexStage {
         } else {
             0
         };
+        let forms = if k.color_op == TextureOp::DotProduct3 {
+            None
+        } else {
+            Form::of(k.color_op, k.color_args, false).zip(Form::of(k.alpha_op, k.alpha_args, true))
+        };
         let mut stage = TexStage {
             ffp,
             key: k,
+            forms,
             specular_add,
             inputs: Vec::new(),
             flat: 0,
@@ -170,12 +232,15 @@ fn read<S: Simd>(s: S, inputs: &[S::F], src: Src) -> V<S> {
     )
 }
 
-/// The stage's texture fetch, run out of line so that the stage itself
-/// stays small (see [`Simd::outline`]).
+/// The stage's texture fetch (implicit LOD from the quads' derivatives),
+/// run out of line so that the stage itself stays small enough to inline
+/// into the rasterizer's block loop (see [`Simd::outline`]): the sampler's
+/// shortcut where it applies, else the general path.
 struct Fetch<'a, S: Simd> {
     textures: &'a BoundTextures,
-    coord: [S::F; 4],
-    lod: Lod<S::F>,
+    coord: [S::F; 3],
+    ddx: [S::F; 3],
+    ddy: [S::F; 3],
     active: S::M,
 }
 
@@ -183,8 +248,17 @@ impl<S: Simd> Outlined<S> for Fetch<'_, S> {
     type Output = [S::F; 4];
     #[inline(always)]
     fn run(self, s: S) -> [S::F; 4] {
-        self.textures
-            .sample(s, 0, self.coord, self.lod, self.active)
+        let (c, ddx, ddy) = (self.coord, self.ddx, self.ddy);
+        match self.textures.sample_quick(s, 0, c, ddx, ddy, self.active) {
+            Some(t) => t,
+            None => self.textures.sample(
+                s,
+                0,
+                [c[0], c[1], c[2], s.splat(0.0)],
+                Lod::Implicit { ddx, ddy },
+                self.active,
+            ),
+        }
     }
 }
 
@@ -229,15 +303,31 @@ impl PixelStage for TexStage {
             coord[c] = read(s, inp, self.coord[c]);
         }
         let (u, v, w) = (coord[0].0, coord[1].0, coord[2].0);
+        let (ddx, ddy) = ([u.ddx(), v.ddx(), w.ddx()], [u.ddy(), v.ddy(), w.ddy()]);
         let texture = s.outline(Fetch {
             textures: self.ffp.textures.as_ref(),
-            coord: [u, v, w, zero.0],
-            lod: Lod::Implicit {
-                ddx: [u.ddx(), v.ddx(), w.ddx()],
-                ddy: [u.ddy(), v.ddy(), w.ddy()],
-            },
+            coord: [u, v, w],
+            ddx,
+            ddy,
             active: stamp.coverage,
         });
+        if let Some((rgb, alpha)) = self.forms {
+            let c = &mut out.color[0];
+            for i in 0..3 {
+                c[i] = rgb.eval(s, texture[i], diffuse[i].0);
+            }
+            c[3] = alpha.eval(s, texture[3], diffuse[3].0);
+            if self.specular_add {
+                // `specular_add`: RGB plus specular, saturated; alpha kept.
+                for i in 0..3 {
+                    c[i] = (c[i] + specular[i].0).max(zero.0).min(s.splat(1.0));
+                }
+            }
+            out.written = 1;
+            out.kill = s.mask_from_bits(0);
+            out.depth = None;
+            return;
+        }
         let c = &self.ffp.consts;
         let src = ArgSources {
             diffuse,

@@ -188,7 +188,13 @@ impl Slot {
 
     /// Bilinear filtering of every lane at (u, v) on level `lv`.
     #[inline(always)]
-    fn bilinear_fast<S: Simd>(&self, s: S, lv: &Uniform<'_>, u: S::F, v: S::F) -> [S::F; 4] {
+    pub(super) fn bilinear_fast<S: Simd>(
+        &self,
+        s: S,
+        lv: &Uniform<'_>,
+        u: S::F,
+        v: S::F,
+    ) -> [S::F; 4] {
         let one = s.splat(1.0);
         let (xi, xb, wx) = self.axis_linear_fast(s, 0, u, lv.size[0]);
         let (yi, yb, wy) = self.axis_linear_fast(s, 1, v, lv.size[1]);

@@ -38,6 +38,7 @@ mod cube;
 mod decode;
 mod fast;
 mod lod;
+mod quick;
 mod reference;
 mod warp;
 
@@ -175,6 +176,8 @@ pub(crate) struct Slot {
     pub(crate) base_none: f32,
     /// MAXANISOTROPY clamped to [1, the device's MaxAnisotropy].
     pub(crate) max_aniso: f32,
+    /// [`Slot::sample_quick`] serves this slot (`quick_shape`).
+    pub(crate) quick: bool,
 }
 
 impl Slot {
@@ -272,7 +275,7 @@ impl Slot {
             Filt::Aniso if compare.is_some() || max_aniso == 1 => Filt::Linear,
             f => f,
         };
-        Slot {
+        let mut slot = Slot {
             dim,
             levels,
             last: last as f32,
@@ -290,7 +293,10 @@ impl Slot {
             base: desc.max_mip_level.max(set_lod).min(last) as f32,
             base_none: set_lod.min(last) as f32,
             max_aniso: max_aniso as f32,
-        }
+            quick: false,
+        };
+        slot.quick = slot.quick_shape();
+        slot
     }
 
     /// Level `level` (face `face` for cube maps).
@@ -392,6 +398,22 @@ impl BoundTextures {
 
     fn slot(&self, slot: SamplerSlot) -> Option<&Slot> {
         self.slots.get(slot).and_then(|s| s.as_deref())
+    }
+
+    /// [`TextureFetch::sample`] with an implicit LOD through the sampler's
+    /// shortcut (`Slot::sample_quick`, the same values), when it applies:
+    /// None otherwise, and the caller samples the general way.
+    #[inline(always)]
+    pub(crate) fn sample_quick<S: Simd>(
+        &self,
+        s: S,
+        slot: SamplerSlot,
+        c: [S::F; 3],
+        ddx: [S::F; 3],
+        ddy: [S::F; 3],
+        active: S::M,
+    ) -> Option<[S::F; 4]> {
+        self.slot(slot)?.sample_quick(s, c, ddx, ddy, active)
     }
 }
 

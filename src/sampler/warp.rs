@@ -145,9 +145,33 @@ impl Slot {
         let point = point.eq(s.splat_i(-1));
         // Without derivatives (texldl) there is no footprint: ANISOTROPIC is LINEAR.
         let aniso = !mag & mask_of(s, self.min == Filt::Aniso && probes.is_some());
+        let (l0, l1, f) = self.mip_levels(s, value, mag);
+        let choice = Choice::<S> {
+            point,
+            aniso,
+            probes,
+        };
+        // 4. Sample the level(s) and blend.
+        let c0 = self.sample_level_warp(s, l0, &site, &choice, active);
+        let second = f.ne(zero) & active;
+        let out = if second.any() {
+            let c1 = self.sample_level_warp(s, l1, &site, &choice, second);
+            std::array::from_fn(|i| second.select_f(c0[i] + (c1[i] - c0[i]) * f, c0[i]))
+        } else {
+            c0
+        };
+        // 5. From the filter domain to values.
+        std::array::from_fn(|i| active.select_f(out[i] / s.splat(self.divisor[i]), zero))
+    }
+
+    /// The two levels each lane reads and the weight of the second, from
+    /// the clamped LOD `value` (`mag`: lanes that magnify).
+    #[inline(always)]
+    pub(super) fn mip_levels<S: Simd>(&self, s: S, value: S::F, mag: S::M) -> (S::F, S::F, S::F) {
+        let zero = s.splat(0.0);
         let base = s.splat(self.base);
         let last = s.splat(self.last);
-        let (l0, l1, f) = match self.mip {
+        match self.mip {
             Mip::None => {
                 let b = s.splat(self.base_none);
                 (b, b, zero)
@@ -167,23 +191,7 @@ impl Slot {
                     mag.select_f(zero, le - l0),
                 )
             }
-        };
-        let choice = Choice::<S> {
-            point,
-            aniso,
-            probes,
-        };
-        // 4. Sample the level(s) and blend.
-        let c0 = self.sample_level_warp(s, l0, &site, &choice, active);
-        let second = f.ne(zero) & active;
-        let out = if second.any() {
-            let c1 = self.sample_level_warp(s, l1, &site, &choice, second);
-            std::array::from_fn(|i| second.select_f(c0[i] + (c1[i] - c0[i]) * f, c0[i]))
-        } else {
-            c0
-        };
-        // 5. From the filter domain to values.
-        std::array::from_fn(|i| active.select_f(out[i] / s.splat(self.divisor[i]), zero))
+        }
     }
 
     #[inline(always)]

@@ -1,0 +1,83 @@
+//! The Warp sampler's shortcut for its most common request: implicit LOD
+//! on a 2D texture in a 4-byte packed format (no sRGB, no depth
+//! comparison) with LINEAR min and mag filters, every lane reading the
+//! same mip level (or the same two).
+//!
+//! Job: [`Slot::sample_quick`], small enough to inline into a pixel
+//! stage's per-stamp code. It computes the footprint, the isotropic LOD,
+//! the mip levels and the bilinear taps with the very operations of
+//! [`Slot::sample_warp`] (through the same helpers: `iso_lod_v`,
+//! `Slot::mip_levels`, `Slot::uniform_level`, `Slot::bilinear_fast`), and
+//! leaves out what such a request never needs there: cube faces, point
+//! and anisotropic lanes, the per-lane level fallback.
+//!
+//! Invariants: returns None (the caller then runs `sample_warp`) whenever
+//! the request is not of that shape, and otherwise exactly what
+//! `sample_warp` returns.
+
+// Index loops keep closures out of the SIMD path (see the simd module docs).
+#![allow(clippy::needless_range_loop)]
+
+use super::lod::{Footprint, clamp_lod_v, iso_lod_v};
+use super::{Dim, Filt, Slot};
+use crate::simd::{FloatV, MaskV, Simd};
+
+impl Slot {
+    /// Whether [`Slot::sample_quick`] can serve this slot (decided once, when the slot is made).
+    pub(super) fn quick_shape(&self) -> bool {
+        self.dim == Dim::Tex2D
+            && matches!(
+                self.decoder,
+                super::decode::Decoder::Packed { bytes: 4, .. }
+            )
+            && !self.srgb
+            && self.compare.is_none()
+            && self.min == Filt::Linear
+            && self.mag == Filt::Linear
+    }
+
+    /// `sample_warp` with `Lod::Implicit { ddx, ddy }` at `c` for the
+    /// `active` lanes, when the slot and the lanes' levels allow the
+    /// shortcut (see the module docs); None otherwise.
+    #[inline(always)]
+    pub(crate) fn sample_quick<S: Simd>(
+        &self,
+        s: S,
+        c: [S::F; 3],
+        ddx: [S::F; 3],
+        ddy: [S::F; 3],
+        active: S::M,
+    ) -> Option<[S::F; 4]> {
+        if !self.quick {
+            return None;
+        }
+        let zero = s.splat(0.0);
+        // A 2D texture's third axis has size 0 in the footprint.
+        let scale = [
+            s.splat(self.size0[0]),
+            s.splat(self.size0[1]),
+            s.splat(self.size0[2] * 0.0),
+        ];
+        let fp = Footprint {
+            dx: [ddx[0] * scale[0], ddx[1] * scale[1], ddx[2] * scale[2]],
+            dy: [ddy[0] * scale[0], ddy[1] * scale[1], ddy[2] * scale[2]],
+        };
+        let value = clamp_lod_v(s, iso_lod_v(s, &fp) + s.splat(self.lod_bias));
+        // Both filters are LINEAR: magnification only moves the levels.
+        let (l0, l1, f) = self.mip_levels(s, value, value.le(zero));
+        let lv0 = self.uniform_level(s, l0, active)?;
+        let mut out = self.bilinear_fast(s, &lv0, c[0], c[1]);
+        let second = f.ne(zero) & active;
+        if second.any() {
+            let lv1 = self.uniform_level(s, l1, second)?;
+            let c1 = self.bilinear_fast(s, &lv1, c[0], c[1]);
+            for i in 0..4 {
+                out[i] = second.select_f(out[i] + (c1[i] - out[i]) * f, out[i]);
+            }
+        }
+        for i in 0..4 {
+            out[i] = active.select_f(out[i] / s.splat(self.divisor[i]), zero);
+        }
+        Some(out)
+    }
+}
