@@ -189,9 +189,9 @@ pub trait PixelStage: Sync {
         scratch: &mut Self::Scratch<'a, S>,
     );
     /// The stage's [`PixelStage::shade`] is small enough to be inlined into
-    /// the Warp rasterizer's loop over a fully covered 8x8 block (and reads
-    /// at most 8 inputs); the rasterizer then shades and merges such blocks
-    /// in one loop.
+    /// the Warp rasterizer's loop over a fully covered 8x8 block; the
+    /// rasterizer then shades and merges such blocks in one loop (when the
+    /// stage reads at most 12 inputs).
     const INLINE_BLOCKS: bool = false;
     /// Every colour [`PixelStage::shade`] writes is in [0, 1] and not NaN
     /// (a saturating stage), so the merger need not clamp it again.
