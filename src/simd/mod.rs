@@ -199,11 +199,14 @@ pub trait MaskV:
     type F: FloatV<M = Self, I = Self::I>;
     /// Lane i → bit i.
     fn bits(self) -> u32;
-    /// Whether any lane is set.
+    /// Whether any lane is set. (Always inlined: a call would be compiled
+    /// without AVX2 and turn `bits` into calls too.)
+    #[inline(always)]
     fn any(self) -> bool {
         self.bits() != 0
     }
     /// Whether every lane is set.
+    #[inline(always)]
     fn all(self) -> bool {
         self.bits() == 0xFF
     }
