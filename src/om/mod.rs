@@ -706,7 +706,7 @@ pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool, const ZCLIP: bool>
         live = live & z.ge(zero) & z.le(one);
     }
     let [c0, c1] = rows.color;
-    let pass = match rows.depth {
+    let (pass, passed) = match rows.depth {
         Some([d0, d1]) => {
             let word = s.load_u32_rows(d0, d1);
             // The viewport's MinZ and MaxZ lie in [0, 1] (SetViewport
@@ -718,15 +718,18 @@ pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool, const ZCLIP: bool>
                 .min(s.splat(f.max_z));
             let zq = crate::simd::unorm(s, zb, 24);
             let pass = cmp_i(s, func, zq, word.shr(8)) & live;
-            if f.write && pass.any() {
+            let passed = pass.bits();
+            if passed == 0 {
+                return 0;
+            }
+            if f.write {
                 let written = zq.shl(8) | (word & s.splat_i(f.smask));
                 pass.select_i(written, word).store_u32_rows(d0, d1);
             }
-            pass
+            (pass, passed)
         }
-        None => live,
+        None => (live, live.bits()),
     };
-    let passed = pass.bits();
     if passed == 0 {
         return 0;
     }
