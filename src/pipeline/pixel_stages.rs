@@ -163,7 +163,7 @@ impl<F> InputRegs<F> for PixelInput<F> {
 }
 
 /// A one-lane stamp for the single-pixel entry point of [`PixelStage`].
-fn single<P: PixelStage>(stage: &P, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
+pub(super) fn single<P: PixelStage>(stage: &P, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
     let n = stage.inputs().len();
     let mut inputs = vec![0.0; 8 * n];
     for (k, v) in inputs.iter_mut().take(n).enumerate() {
@@ -244,13 +244,25 @@ impl PixelStage for FfpPixelStage {
                 texcoord: std::array::from_fn(|t| r[2 + t]),
             }
         });
+        self.reference_outputs(&inp, stamp.coverage)
+    }
+}
+
+impl FfpPixelStage {
+    /// The literal cascade (Reference) on the eight pixels' inputs `inp`
+    /// (`coverage` bit i: pixel i is covered), as the stage's outputs.
+    pub(crate) fn reference_outputs(
+        &self,
+        inp: &[PixelInput<f32>; 8],
+        coverage: u32,
+    ) -> [PixelOutScalar; 8] {
         let c = reference_shade8(
             &self.state,
             self.stage_textures,
             self.divisors,
-            &inp,
+            inp,
             self.textures.as_ref(),
-            stamp.coverage as u8,
+            coverage as u8,
         );
         std::array::from_fn(|l| PixelOutScalar {
             color: [c[l], [0.0; 4], [0.0; 4], [0.0; 4]],

@@ -18,12 +18,12 @@
 // Index loops keep closures out of the SIMD path (see the simd module docs).
 #![allow(clippy::needless_range_loop)]
 
-use super::pixel_stages::FfpPixelStage;
+use super::pixel_stages::{FfpPixelStage, single};
+use crate::ffp::PixelInput;
 use crate::ffp::StageTexture;
 use crate::ffp::math::k4;
 use crate::ffp::real::V;
 use crate::ffp::stages::{ArgSources, StageKey, reads, specular_add, stage_result};
-use crate::ffp::{PixelInput, reference_shade8};
 use crate::pixel::{AttrPlanes, PixelOut, PixelOutScalar, PixelStage, ScalarStamp, Stamp};
 use crate::sampler::BoundTextures;
 use crate::simd::{FloatV, Outlined, Simd};
@@ -355,19 +355,7 @@ impl PixelStage for TexStage {
     }
 
     fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
-        let n = self.inputs.len();
-        let mut inputs = vec![0.0; 8 * n];
-        for (k, v) in inputs.iter_mut().take(n).enumerate() {
-            *v = attr(k);
-        }
-        self.shade_stamp_scalar(&ScalarStamp {
-            x: 0,
-            y: 0,
-            coverage: 1,
-            front: true,
-            inputs: &inputs,
-            stride: n,
-        })[0]
+        single(self, attr)
     }
 
     /// The literal cascade on this stage's inputs. (Draws on the Reference
@@ -395,20 +383,6 @@ impl PixelStage for TexStage {
                 texcoord,
             }
         });
-        let f = &self.ffp;
-        let c = reference_shade8(
-            &f.state,
-            f.stage_textures,
-            f.divisors,
-            &inp,
-            f.textures.as_ref(),
-            stamp.coverage as u8,
-        );
-        std::array::from_fn(|l| PixelOutScalar {
-            color: [c[l], [0.0; 4], [0.0; 4], [0.0; 4]],
-            written: 1,
-            kill: false,
-            depth: None,
-        })
+        self.ffp.reference_outputs(&inp, stamp.coverage)
     }
 }
