@@ -45,7 +45,7 @@ pub mod vertex;
 
 pub use fog::{FogPath, VertexFog, VertexPath, fog_blend, fog_decision, table_fog_factor};
 pub use key::{DrawOptions, FfpVertexKey};
-pub use output::{OutputLayout, VertexBatches, VertexOutput};
+pub use output::{OutputLayout, RowSource, VertexBatches, VertexOutput};
 pub use scalar::ReferenceVertex;
 pub use setup::FfpVertexConsts;
 pub use stages::{

@@ -19,7 +19,7 @@
 //! (`FfpVertexProgram::run8`) returns; [`VertexBatches`] is the compact form
 //! `process_vertices` stores for a draw, holding only the rows of its
 //! [`OutputLayout`] (a point list without textures stores 13 rows per 8
-//! vertices instead of 44).
+//! vertices instead of 52).
 
 /// The outputs of one vertex (`T = f32`) or of 8 vertices in SoA (`T = S::F`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,7 +55,7 @@ impl<T: Copy> VertexOutput<T> {
         }
     }
 
-    /// The fields as one flat list, in declaration order (44 values).
+    /// The fields as one flat list, in declaration order (52 values).
     pub fn flat(&self) -> Vec<T> {
         let mut v = Vec::with_capacity(44);
         v.extend_from_slice(&self.position);
@@ -201,6 +201,98 @@ impl VertexBatches {
     }
 }
 
+/// Where one float of a vertex-buffer row comes from when batches are
+/// spread into rows: row `r` of the batch (lane = the vertex), or a constant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RowSource {
+    /// Row `r` of the vertex's batch.
+    Row(usize),
+    /// This value for every vertex.
+    Const(f32),
+}
+
+impl VertexBatches {
+    /// Every field of a vertex as the batch row that holds it, or the
+    /// constant [`VertexBatches::vertex`] reads for fields the layout does
+    /// not store: a per-draw template, so spreading batches into rows
+    /// copies floats without re-deciding the layout per vertex.
+    pub fn field_sources(&self) -> VertexOutput<RowSource> {
+        let mut r = 0;
+        let mut next = || {
+            r += 1;
+            RowSource::Row(r - 1)
+        };
+        let mut next4 = || [next(), next(), next(), next()];
+        let position = next4();
+        let diffuse = next4();
+        let specular = next4();
+        let texcoord = std::array::from_fn(|s| {
+            if self.layout.texcoords & (1 << s) != 0 {
+                next4()
+            } else {
+                [0.0, 0.0, 0.0, 1.0].map(RowSource::Const)
+            }
+        });
+        let fog = if self.layout.fog {
+            next()
+        } else {
+            RowSource::Const(1.0)
+        };
+        let point_size = if self.layout.point_size {
+            next()
+        } else {
+            RowSource::Const(1.0)
+        };
+        let clip_distance = std::array::from_fn(|i| {
+            if self.layout.clip & (1 << i) != 0 {
+                next()
+            } else {
+                RowSource::Const(0.0)
+            }
+        });
+        VertexOutput {
+            position,
+            diffuse,
+            specular,
+            texcoord,
+            fog,
+            point_size,
+            clip_distance,
+        }
+    }
+
+    /// Writes vertex `8b + l` of every batch to `rows[(8b + l) * stride..]`
+    /// following `template` (one source per float of a row), for the first
+    /// `count` vertices.
+    pub fn spread(&self, template: &[RowSource], stride: usize, count: usize, rows: &mut [f32]) {
+        let n_rows = self.layout.rows();
+        if n_rows == 0 || stride == 0 || template.len() != stride {
+            return;
+        }
+        // Split once: (float, batch row) pairs and (float, value) pairs.
+        let mut from_rows: Vec<(usize, usize)> = Vec::new();
+        let mut consts: Vec<(usize, f32)> = Vec::new();
+        for (d, src) in template.iter().enumerate() {
+            match *src {
+                RowSource::Row(r) if r < n_rows => from_rows.push((d, r)),
+                RowSource::Row(_) => consts.push((d, 0.0)),
+                RowSource::Const(c) => consts.push((d, c)),
+            }
+        }
+        let batches = self.data.chunks_exact(n_rows);
+        for (batch, out) in batches.zip(rows[..count * stride].chunks_mut(8 * stride)) {
+            for (l, row) in out.chunks_exact_mut(stride).enumerate() {
+                for &(d, r) in &from_rows {
+                    row[d] = batch[r][l];
+                }
+                for &(d, c) in &consts {
+                    row[d] = c;
+                }
+            }
+        }
+    }
+}
+
 /// `ProcessVertices`' screen mapping of a clip-space position (§2.2, Wine
 /// `process_vertices_strided`): `(X + (1 + x/w)·W/2, Y + (1 − y/w)·H/2,
 /// MinZ + (z/w)·(MaxZ − MinZ), 1/w)` for viewport (X, Y, W, H, MinZ, MaxZ).
@@ -213,4 +305,41 @@ pub fn screen_position(clip: [f32; 4], vp: &crate::state::Viewport) -> [f32; 4] 
         vp.min_z + z * (vp.max_z - vp.min_z),
         rhw,
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `spread` through the `field_sources` template writes, for every
+    /// vertex and every field, what `vertex` reads, constants included, and
+    /// leaves the floats past `count` vertices alone.
+    #[test]
+    fn spread_matches_the_per_vertex_reader() {
+        let layout = OutputLayout {
+            texcoords: 0b101,
+            fog: true,
+            point_size: false,
+            clip: 0b10,
+        };
+        let rows = layout.rows();
+        let count: usize = 13;
+        let data = (0..count.div_ceil(8) * rows)
+            .map(|r| std::array::from_fn(|l| (r * 8 + l) as f32 + 0.25))
+            .collect();
+        let batches = VertexBatches { layout, data };
+        let template: Vec<RowSource> = batches.field_sources().flat();
+        let stride = template.len();
+        assert_eq!(stride, 52);
+        let mut out = vec![-7.0f32; (count + 1) * stride];
+        batches.spread(&template, stride, count, &mut out);
+        for i in 0..count {
+            assert_eq!(
+                &out[i * stride..(i + 1) * stride],
+                &batches.vertex(i).flat()[..],
+                "vertex {i}"
+            );
+        }
+        assert!(out[count * stride..].iter().all(|&v| v == -7.0));
+    }
 }

@@ -17,6 +17,8 @@
 // `!(d >= 0.0)` is deliberate throughout: a NaN distance counts as outside.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+use rayon::prelude::*;
+
 use crate::geom::clip::GUARD;
 use crate::geom::{Prim, VertexBuf};
 use crate::state::Viewport;
@@ -63,15 +65,42 @@ pub(crate) fn volume_planes(vp: &Viewport) -> Vec<ClipPlane> {
     ]
 }
 
-/// Bit i set: the vertex is outside plane i (NaN distances are outside).
-fn outcode(v: &[f32], planes: &[ClipPlane]) -> u32 {
-    let mut code = 0;
+/// The outcode of every vertex of `buf`: bit i set when the vertex is
+/// outside plane i (NaN distances are outside). The plane kinds are sorted
+/// out once, not once per vertex and plane.
+fn outcodes(buf: &VertexBuf, planes: &[ClipPlane], pool: Option<&rayon::ThreadPool>) -> Vec<u32> {
+    let mut homogeneous: Vec<(u32, [f32; 4])> = Vec::new();
+    let mut stored: Vec<(u32, usize)> = Vec::new();
     for (i, p) in planes.iter().enumerate() {
-        if !(p.dist(v) >= 0.0) {
-            code |= 1 << i;
+        match *p {
+            ClipPlane::Homogeneous(h) => homogeneous.push((1 << i, h)),
+            ClipPlane::Stored(at) => stored.push((1 << i, at)),
         }
     }
-    code
+    let code_of = |v: &[f32]| {
+        let mut code = 0;
+        let (x, y, z, w) = (v[0], v[1], v[2], v[3]);
+        for &(bit, p) in &homogeneous {
+            // The same expression, in the same order, as `ClipPlane::dist`.
+            let d = p[0] * x + p[1] * y + p[2] * z + p[3] * w;
+            if !(d >= 0.0) {
+                code |= bit;
+            }
+        }
+        for &(bit, at) in &stored {
+            if !(v[at] >= 0.0) {
+                code |= bit;
+            }
+        }
+        code
+    };
+    let stride = buf.stride.max(1);
+    match pool {
+        Some(pool) if buf.len() > PARALLEL_VERTICES => {
+            pool.install(|| buf.data.par_chunks_exact(stride).map(code_of).collect())
+        }
+        _ => buf.data.chunks_exact(stride).map(code_of).collect(),
+    }
 }
 
 /// Sutherland–Hodgman clip of a convex polygon (`stride` floats per vertex).
@@ -125,23 +154,28 @@ fn clip_segment(a: &[f32], b: &[f32], planes: &[ClipPlane]) -> Option<(Vec<f32>,
     Some((lerp(t0), lerp(t1)))
 }
 
+/// Vertex counts above which the per-vertex passes (outcodes, projection)
+/// run on the Warp pool: each vertex's result depends on it alone, so the
+/// split cannot change a bit.
+const PARALLEL_VERTICES: usize = 16384;
+
 /// Clips `prims` of the clip-space `buf` against `planes` (new vertices
 /// are appended), then maps every vertex to screen space through `vp` and
-/// drops primitives left with a non-finite position or `w <= 0`.
+/// drops primitives left with a non-finite position or `w <= 0`. With a
+/// `pool` (Warp), the per-vertex passes of large draws run on it.
 pub(crate) fn clip_and_project(
     buf: &mut VertexBuf,
     prims: Vec<Prim>,
     planes: &[ClipPlane],
     vp: &Viewport,
+    pool: Option<&rayon::ThreadPool>,
 ) -> Vec<Prim> {
     let stride = buf.stride;
     let mut out = Vec::with_capacity(prims.len());
     // Outcodes once per vertex, not once per primitive that uses it (a mesh
     // vertex belongs to about six triangles). Clipping appends vertices
     // that no input primitive refers to.
-    let codes: Vec<u32> = (0..buf.len() as u32)
-        .map(|i| outcode(buf.get(i), planes))
-        .collect();
+    let codes = outcodes(buf, planes, pool);
     let code = |i: u32| codes.get(i as usize).copied().unwrap_or(u32::MAX);
     for p in prims {
         match p {
@@ -198,14 +232,7 @@ pub(crate) fn clip_and_project(
             }
         }
     }
-    project(buf, vp);
-    // Usable positions, once per vertex.
-    let usable: Vec<bool> = (0..buf.len() as u32)
-        .map(|i| {
-            let h = buf.get(i);
-            h[..4].iter().all(|c| c.is_finite()) && h[3] > 0.0
-        })
-        .collect();
+    let usable = project(buf, vp, pool);
     let ok = |i: u32| usable.get(i as usize).copied().unwrap_or(false);
     out.retain(|p| match *p {
         Prim::Point(v) => ok(v),
@@ -216,24 +243,34 @@ pub(crate) fn clip_and_project(
 }
 
 /// Perspective divide and viewport transform of every vertex in place
-/// (rasterization.md 3): `(x, y, z, w)` → `(xs, ys, zs, 1/w)`.
-fn project(buf: &mut VertexBuf, vp: &Viewport) {
+/// (rasterization.md 3): `(x, y, z, w)` → `(xs, ys, zs, 1/w)`; returns per
+/// vertex whether the result is usable (finite, `rhw > 0`).
+fn project(buf: &mut VertexBuf, vp: &Viewport, pool: Option<&rayon::ThreadPool>) -> Vec<bool> {
     let (x0, y0) = (vp.x as f32, vp.y as f32);
     let hw = vp.width as f32 * 0.5;
     let hh = vp.height as f32 * 0.5;
     let dz = vp.max_z - vp.min_z;
     let stride = buf.stride;
-    for v in buf.data.chunks_exact_mut(stride) {
+    let usable_pos = |h: &[f32]| h[..4].iter().all(|c| c.is_finite()) && h[3] > 0.0;
+    let one = |v: &mut [f32]| {
         let w = v[3];
         if !(w > 0.0) {
             v[3] = 0.0;
-            continue;
+            return false;
         }
         let (xn, yn, zn) = (v[0] / w, v[1] / w, v[2] / w);
         v[0] = (x0 + (1.0 + xn) * hw).clamp(-GUARD, GUARD);
         v[1] = (y0 + (1.0 - yn) * hh).clamp(-GUARD, GUARD);
         v[2] = vp.min_z + zn * dz;
         v[3] = 1.0 / w;
+        usable_pos(v)
+    };
+    let stride = stride.max(1);
+    match pool {
+        Some(pool) if buf.len() > PARALLEL_VERTICES => {
+            pool.install(|| buf.data.par_chunks_exact_mut(stride).map(one).collect())
+        }
+        _ => buf.data.chunks_exact_mut(stride).map(one).collect(),
     }
 }
 
@@ -263,7 +300,7 @@ mod tests {
             provoking: 0,
             last: false,
         }];
-        let out = clip_and_project(&mut buf, prims, &volume_planes(&vp()), &vp());
+        let out = clip_and_project(&mut buf, prims, &volume_planes(&vp()), &vp(), None);
         assert_eq!(out.len(), 1);
         assert_eq!(&buf.get(0)[..4], &[0.0, 0.0, 0.0, 1.0]);
         assert_eq!(&buf.get(1)[..4], &[100.0, 50.0, 0.5, 0.5]);
@@ -284,7 +321,7 @@ mod tests {
             v: [0, 1, 2],
             provoking: 0,
         };
-        let out = clip_and_project(&mut buf, vec![tri], &volume_planes(&vp()), &vp());
+        let out = clip_and_project(&mut buf, vec![tri], &volume_planes(&vp()), &vp(), None);
         assert_eq!(out.len(), 2);
         assert!(
             out.iter()
@@ -301,13 +338,15 @@ mod tests {
                 0.0, 0.5, 0.5, 1.0, 0.0, -1.0,
             ],
         };
-        let out = clip_and_project(&mut buf2, vec![tri], &planes, &vp());
+        let out = clip_and_project(&mut buf2, vec![tri], &planes, &vp(), None);
         assert_eq!(out.len(), 2);
         // Entirely behind: nothing.
         let mut buf3 = VertexBuf {
             stride: 5,
             data: [0.0, 0.0, -1.0, -1.0, 0.0].repeat(3),
         };
-        assert!(clip_and_project(&mut buf3, vec![tri], &volume_planes(&vp()), &vp()).is_empty());
+        assert!(
+            clip_and_project(&mut buf3, vec![tri], &volume_planes(&vp()), &vp(), None).is_empty()
+        );
     }
 }

@@ -439,9 +439,11 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         let freqs: [u32; 16] =
             std::array::from_fn(|i| streams.streams[i].as_ref().map_or(1, |s| s.freq));
         let (_, instances) = instancing(&freqs, matches!(call.source, VertexSource::Indexed(_)));
+        let mut data = std::mem::take(&mut d.pipeline.vertex_data);
+        data.clear();
         let mut buf = VertexBuf {
             stride: var.stride(),
-            data: Vec::new(),
+            data,
         };
         let mut prims: Vec<Prim> = Vec::with_capacity(call.primitive_count as usize);
         let mut shifted = Vec::with_capacity(map.len());
@@ -462,10 +464,11 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         }
         let mut planes = volume_planes(&d.state.viewport);
         planes.extend(user_planes);
-        let prims = clip_and_project(&mut buf, prims, &planes, &d.state.viewport);
+        let prims = clip_and_project(&mut buf, prims, &planes, &d.state.viewport, pool.as_deref());
         (buf, prims, var)
     };
     if prims.is_empty() {
+        d.pipeline.vertex_data = buf.data;
         return Ok(());
     }
 
@@ -525,6 +528,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         Stage::Tex(s) => render(d, &st, &buf, &prims, s, fog_attr),
         Stage::Shader(s) => render(d, &st, &buf, &prims, s, fog_attr),
     }
+    d.pipeline.vertex_data = buf.data;
     Ok(())
 }
 

@@ -62,6 +62,10 @@ pub(crate) struct DrawCall {
 pub(crate) struct Pipeline {
     pool: Option<(usize, Arc<rayon::ThreadPool>)>,
     scratch: crate::raster::Scratch,
+    /// The floats of the last vertex-processed draw's vertex buffer, kept
+    /// so the next draw reuses the allocation (a fresh one of tens of
+    /// megabytes costs page faults on every draw).
+    pub(crate) vertex_data: Vec<f32>,
     /// Prepared shaders and fixed-function routines (`draw_state`).
     caches: draw_state::Caches,
 }

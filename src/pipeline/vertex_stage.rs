@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::ffp::{
     DrawOptions, FfpInputLayout, FfpState, FfpVertexConsts, FfpVertexProgram, ReferenceVertex,
-    VertexBatches, VertexJob, VertexOutput, process_vertices,
+    RowSource, VertexBatches, VertexJob, VertexOutput, process_vertices,
 };
 use crate::geom::{ATTR_TEX0, HEADER, VertexBuf};
 use crate::sampler::BoundTextures;
@@ -154,20 +154,27 @@ pub(crate) fn shader_plan(
     })
 }
 
-/// Writes one fixed-function vertex into `row`.
-fn put_ffp(o: &VertexOutput<f32>, var: &Varyings, points: bool, row: &mut [f32]) {
+/// Writes one fixed-function vertex into `row`; generic so the Warp path
+/// can write a per-draw template of [`RowSource`]s with the same code.
+fn put_ffp<T: Copy>(
+    o: &VertexOutput<T>,
+    var: &Varyings,
+    points: bool,
+    [nan, zero]: [T; 2],
+    row: &mut [T],
+) {
     row[..4].copy_from_slice(&o.position);
-    row[4] = if points { o.point_size } else { f32::NAN };
+    row[4] = if points { o.point_size } else { nan };
     let a = &mut row[HEADER..];
     for &slot in &var.slots {
         let v = match slot {
             OUT_POS => o.position,
-            OUT_FOG => [o.fog, 0.0, 0.0, 0.0],
-            OUT_PTS => [o.point_size, 0.0, 0.0, 0.0],
+            OUT_FOG => [o.fog, zero, zero, zero],
+            OUT_PTS => [o.point_size, zero, zero, zero],
             s if s == OUT_D0 => o.diffuse,
             s if s == OUT_D0 + 1 => o.specular,
             s if (OUT_T0..OUT_T0 + 8).contains(&s) => o.texcoord[(s - OUT_T0) as usize],
-            _ => [0.0; 4],
+            _ => [zero; 4],
         };
         let at = var.slot_attr[slot as usize].unwrap_or(0);
         a[at..at + 4].copy_from_slice(&v);
@@ -324,7 +331,13 @@ impl VertexProc {
                         let mut regs = [[0.0f32; 4]; crate::ffp::state::IN_COUNT];
                         streams.fetch1(plan, n, instance, &mut regs);
                         let o = mask.mask(&rv.process(&regs));
-                        put_ffp(&o, var, points, &mut rows[i * stride..(i + 1) * stride]);
+                        put_ffp(
+                            &o,
+                            var,
+                            points,
+                            [f32::NAN, 0.0],
+                            &mut rows[i * stride..(i + 1) * stride],
+                        );
                     }
                 } else {
                     let mut batches = VertexBatches::default();
@@ -336,10 +349,17 @@ impl VertexProc {
                         instance,
                     };
                     process_vertices(backend, job, numbers, &mut batches);
-                    for i in 0..numbers.len() {
-                        let o = batches.vertex(i);
-                        put_ffp(&o, var, points, &mut rows[i * stride..(i + 1) * stride]);
-                    }
+                    // Floats the template does not name stay 0, as `rows`
+                    // arrive zeroed.
+                    let mut template = vec![RowSource::Const(0.0); stride];
+                    put_ffp(
+                        &batches.field_sources(),
+                        var,
+                        points,
+                        [RowSource::Const(f32::NAN), RowSource::Const(0.0)],
+                        &mut template,
+                    );
+                    batches.spread(&template, stride, numbers.len(), rows);
                 }
             }
             VertexProc::Shader {

@@ -319,7 +319,12 @@ pub(crate) fn setup_point(
         return None;
     }
     let attr_off = planes.len() as u32;
-    for &inp in inputs {
+    if !sprite {
+        // Every attribute is the vertex's own value: one reservation.
+        let vals = &p[HEADER..];
+        planes.extend(inputs.iter().map(|&inp| Plane::constant(vals[inp])));
+    }
+    for &inp in inputs.iter().filter(|_| sprite) {
         let tex = inp >= crate::geom::ATTR_TEX0;
         let comp = (inp - crate::geom::ATTR_TEX0 * usize::from(tex)) % 4;
         if sprite && tex && comp < 2 {
