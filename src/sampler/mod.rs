@@ -31,7 +31,7 @@
 //! Invariants: nothing here panics or returns errors on any input; a slot
 //! with no texture reads (0, 0, 0, 1); Warp and Reference give bit-identical
 //! results for identical requests (no FMA, no approximate reciprocals, one
-//! shared texel decode; `tests/sampler_*.rs` check it on both backends).
+//! shared texel decode; `tests/sampler/` check it on both backends).
 
 mod address;
 mod cube;

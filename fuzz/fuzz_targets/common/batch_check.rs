@@ -1,5 +1,5 @@
 //! The batched pixel interpreter against lone runs, shared by the
-//! interpreter tests (`tests/exec_support`) and the `exec` fuzz target.
+//! interpreter tests (`tests/exec/exec_support.rs`) and the `exec` fuzz target.
 
 use warp9::shader::exec::{Constants, PixelInputs, Prepared, simd};
 use warp9::simd::{FloatV, MaskV, Simd};

@@ -1,5 +1,5 @@
 //! The exec fuzzer's logic, shared by the cargo-fuzz target
-//! (`fuzz_targets/exec.rs`) and the stable test `tests/exec_fuzz_inputs.rs`.
+//! (`fuzz_targets/exec.rs`) and the stable test `tests/exec/fuzz_inputs.rs`.
 //!
 //! The input is read as a recipe for a valid program rather than as raw
 //! tokens, so that almost every input reaches the interpreters instead of
@@ -17,14 +17,14 @@
 //! Checked: no panic, and the 8-lane interpreter on every SIMD backend the
 //! CPU has gives the scalar interpreter's outputs bit for bit (NaN equals
 //! NaN only with the same bits, and +0 differs from −0, as in
-//! `tests/exec_support`).
+//! `tests/exec/exec_support.rs`).
 
 // Each user of this module uses all of it, but the test harness compiles
 // it without the fuzz entry point's caller context.
 #![allow(dead_code)]
 
 #[path = "batch_check.rs"]
-mod batch_check;
+pub(crate) mod batch_check;
 
 use warp9::shader::exec::point_fetch::{PointFetch, Texture2D};
 use warp9::shader::exec::{

@@ -4,8 +4,8 @@
 //! with every SIMD backend, must agree bit for bit and never panic.
 //! (The cargo-fuzz target `exec` explores further.)
 
-#[path = "../fuzz/fuzz_targets/common/exec.rs"]
-mod exec;
+#[path = "../../fuzz/fuzz_targets/common/exec.rs"]
+pub(crate) mod exec;
 
 /// Inputs per run: every profile many times, in a few seconds.
 const INPUTS: u64 = 3000;

@@ -3,7 +3,7 @@
 //! centres returns exactly the D3D9 decode, missing components read as
 //! D3D9 defines, DXT blocks decode per their mode, depth textures compare.
 
-mod sampler_support;
+use crate::sampler_support;
 
 use sampler_support::*;
 use warp9::Format;

@@ -3,7 +3,7 @@
 //! derivatives in the 2x2 quad layout, texkill, vPos/vFace, oDepth and MRT
 //! outputs, helper lanes — scalar vs every SIMD backend bit for bit.
 
-mod exec_support;
+use crate::exec_support;
 
 use exec_support::{Consts, LodProbe, quads, run_ps, run_vs_prepared, vin};
 use warp9::shader::exec::point_fetch::{PointFetch, Texture2D};

@@ -2,7 +2,7 @@
 //! hand-computed expectations (textures.md 4–7), each checked on the
 //! Reference path and the Warp path (both SIMD backends) at once.
 
-mod sampler_support;
+use crate::sampler_support;
 
 use sampler_support::*;
 use warp9::Format;

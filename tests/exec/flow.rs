@@ -4,7 +4,7 @@
 //! executed-instruction budget — on both interpreters and every backend
 //! with bit equality (bytecode.md §6.3, §7.8, §7.9, §11.7).
 
-mod exec_support;
+use crate::exec_support;
 
 use exec_support::{Consts, program, run_vs, run_vs_prepared, vin};
 use warp9::shader::exec::point_fetch::PointFetch;

@@ -2,7 +2,7 @@
 //! inputs and hand-computed outputs) and the §11.7 execution-vector table
 //! row by row, on the scalar interpreter and every SIMD backend.
 
-mod exec_support;
+use crate::exec_support;
 
 use exec_support::{Consts, quads, run_ps_prepared, run_vs, run_vs_prepared, valid_program, vin};
 use warp9::shader::exec::point_fetch::{PointFetch, Texture2D};

@@ -3,7 +3,7 @@
 //! for unmatched inputs, and one end-to-end run feeding a pixel program
 //! from a vertex program's outputs through the links.
 
-mod exec_support;
+use crate::exec_support;
 
 use exec_support::{Consts, program, quads, run_ps_prepared, run_vs_prepared, vin};
 use warp9::shader::exec::point_fetch::PointFetch;

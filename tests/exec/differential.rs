@@ -5,7 +5,7 @@
 //! every SIMD backend; the outputs must be bit-identical. Inputs and
 //! constants include NaN, ±Inf, ±0 and denormals.
 
-mod exec_support;
+use crate::exec_support;
 
 use exec_support::{Consts, Rng, run_ps_prepared, run_vs_prepared};
 use warp9::shader::exec::point_fetch::{PointFetch, Texture2D};

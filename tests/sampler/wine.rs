@@ -14,7 +14,7 @@
 //! texture stage around the sample is an identity in these cases (MODULATE
 //! by white diffuse, or `mov oC0, r1` after a branch not taken).
 
-mod sampler_support;
+use crate::sampler_support;
 
 use std::path::PathBuf;
 

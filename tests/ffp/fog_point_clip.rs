@@ -4,7 +4,7 @@
 // States are built step by step, as an application sets them through the device.
 #![allow(clippy::field_reassign_with_default)]
 
-mod ffp_common;
+use crate::ffp_common;
 
 use ffp_common::*;
 use glam::{Mat4, Vec3};

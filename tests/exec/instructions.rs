@@ -4,7 +4,7 @@
 //! on every SIMD backend with bit equality between them (bytecode.md §6,
 //! §7, §11.7).
 
-mod exec_support;
+use crate::exec_support;
 
 use exec_support::{Consts, program, run_vs, vin};
 use std::f32::{INFINITY as INF, NAN, NEG_INFINITY as NINF};

@@ -4,8 +4,9 @@
 //! return the scalar results for value checks.
 #![allow(dead_code)]
 
-#[path = "../../fuzz/fuzz_targets/common/batch_check.rs"]
-mod batch_check;
+// The batch check shared with the exec fuzz target, loaded once in this
+// binary (by the fuzz target's module that `fuzz_inputs` includes).
+use crate::fuzz_inputs::exec::batch_check;
 
 use warp9::shader::exec::point_fetch::PointFetch;
 use warp9::shader::exec::{
