@@ -399,8 +399,9 @@ fn draw_calls_check_counts_indices_and_buffers() {
     let e = d
         .draw_indexed_primitive(PrimitiveType::TriangleList, 0, 0, 3, 3, 1)
         .unwrap_err();
+    // The first offending index is named with its position.
     assert!(
-        e.message().contains("MaxVertexIndex") && e.message().contains("65535"),
+        e.message().contains("MaxVertexIndex") && e.message().contains("index 65535 at position 5"),
         "{e}"
     );
     let e = d

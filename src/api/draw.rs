@@ -273,7 +273,24 @@ impl Device {
                 u32::from(u16::from_le_bytes([used[2 * i], used[2 * i + 1]]))
             }
         };
-        for i in 0..n as usize {
+        // The common case first, in one pass the compiler vectorises: every
+        // raw index within the cap and none negative after the base. Only a
+        // failing buffer is walked again, for the first offending position.
+        let (raw_lo, raw_hi) = if index32 {
+            used.chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .fold((u32::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)))
+        } else {
+            used.chunks_exact(2)
+                .map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])))
+                .fold((u32::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)))
+        };
+        let valid = n > 0 && raw_hi <= max_index && i64::from(raw_lo) + i64::from(base_vertex) >= 0;
+        if valid {
+            lo = (i64::from(raw_lo) + i64::from(base_vertex)) as u64;
+            hi = (i64::from(raw_hi) + i64::from(base_vertex)) as u64;
+        }
+        for i in 0..if valid { 0 } else { n as usize } {
             let raw = read(i);
             if raw > max_index {
                 return Err(Error::cap_exceeded(

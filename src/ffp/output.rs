@@ -57,7 +57,7 @@ impl<T: Copy> VertexOutput<T> {
 
     /// The fields as one flat list, in declaration order (52 values).
     pub fn flat(&self) -> Vec<T> {
-        let mut v = Vec::with_capacity(44);
+        let mut v = Vec::with_capacity(52);
         v.extend_from_slice(&self.position);
         v.extend_from_slice(&self.diffuse);
         v.extend_from_slice(&self.specular);
@@ -114,6 +114,55 @@ impl OutputLayout {
             + usize::from(self.fog)
             + usize::from(self.point_size)
             + self.clip.count_ones() as usize
+    }
+
+    /// Every field of a vertex as the batch row that holds it, or the
+    /// constant [`VertexBatches::vertex`] reads for fields this layout
+    /// does not store: a per-draw template, so spreading batches into rows
+    /// copies floats without re-deciding the layout per vertex.
+    pub fn field_sources(&self) -> VertexOutput<RowSource> {
+        let mut r = 0;
+        let mut next = || {
+            r += 1;
+            RowSource::Row(r - 1)
+        };
+        let mut next4 = || [next(), next(), next(), next()];
+        let position = next4();
+        let diffuse = next4();
+        let specular = next4();
+        let texcoord = std::array::from_fn(|s| {
+            if self.texcoords & (1 << s) != 0 {
+                next4()
+            } else {
+                [0.0, 0.0, 0.0, 1.0].map(RowSource::Const)
+            }
+        });
+        let fog = if self.fog {
+            next()
+        } else {
+            RowSource::Const(1.0)
+        };
+        let point_size = if self.point_size {
+            next()
+        } else {
+            RowSource::Const(1.0)
+        };
+        let clip_distance = std::array::from_fn(|i| {
+            if self.clip & (1 << i) != 0 {
+                next()
+            } else {
+                RowSource::Const(0.0)
+            }
+        });
+        VertexOutput {
+            position,
+            diffuse,
+            specular,
+            texcoord,
+            fog,
+            point_size,
+            clip_distance,
+        }
     }
 
     /// `v` with the fields this layout does not store replaced by what
@@ -212,55 +261,6 @@ pub enum RowSource {
 }
 
 impl VertexBatches {
-    /// Every field of a vertex as the batch row that holds it, or the
-    /// constant [`VertexBatches::vertex`] reads for fields the layout does
-    /// not store: a per-draw template, so spreading batches into rows
-    /// copies floats without re-deciding the layout per vertex.
-    pub fn field_sources(&self) -> VertexOutput<RowSource> {
-        let mut r = 0;
-        let mut next = || {
-            r += 1;
-            RowSource::Row(r - 1)
-        };
-        let mut next4 = || [next(), next(), next(), next()];
-        let position = next4();
-        let diffuse = next4();
-        let specular = next4();
-        let texcoord = std::array::from_fn(|s| {
-            if self.layout.texcoords & (1 << s) != 0 {
-                next4()
-            } else {
-                [0.0, 0.0, 0.0, 1.0].map(RowSource::Const)
-            }
-        });
-        let fog = if self.layout.fog {
-            next()
-        } else {
-            RowSource::Const(1.0)
-        };
-        let point_size = if self.layout.point_size {
-            next()
-        } else {
-            RowSource::Const(1.0)
-        };
-        let clip_distance = std::array::from_fn(|i| {
-            if self.layout.clip & (1 << i) != 0 {
-                next()
-            } else {
-                RowSource::Const(0.0)
-            }
-        });
-        VertexOutput {
-            position,
-            diffuse,
-            specular,
-            texcoord,
-            fog,
-            point_size,
-            clip_distance,
-        }
-    }
-
     /// Writes vertex `8b + l` of every batch to `rows[(8b + l) * stride..]`
     /// following `template` (one source per float of a row), for the first
     /// `count` vertices.
@@ -328,7 +328,7 @@ mod tests {
             .map(|r| std::array::from_fn(|l| (r * 8 + l) as f32 + 0.25))
             .collect();
         let batches = VertexBatches { layout, data };
-        let template: Vec<RowSource> = batches.field_sources().flat();
+        let template: Vec<RowSource> = batches.layout.field_sources().flat();
         let stride = template.len();
         assert_eq!(stride, 52);
         let mut out = vec![-7.0f32; (count + 1) * stride];

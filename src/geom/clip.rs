@@ -110,6 +110,18 @@ fn to_screen(h: &[f32]) -> Vec<f32> {
 pub(crate) fn clip_pretransformed(buf: &mut VertexBuf, prims: Vec<Prim>) -> Vec<Prim> {
     let mut out = Vec::with_capacity(prims.len());
     let stride = buf.stride;
+    // Each vertex judged once (a vertex of an indexed mesh serves several
+    // triangles): bit 0 usable, bit 1 also inside the guard band. Clipping
+    // appends vertices, but no input primitive names those.
+    let kinds: Vec<u8> = buf
+        .data
+        .chunks_exact(stride.max(1))
+        .map(|v| {
+            let ok = valid(v);
+            u8::from(ok) | (u8::from(ok && inside_guard(v)) << 1)
+        })
+        .collect();
+    let kind = |i: u32| kinds[i as usize];
     for p in prims {
         match p {
             Prim::Point(v) => {
@@ -139,14 +151,15 @@ pub(crate) fn clip_pretransformed(buf: &mut VertexBuf, prims: Vec<Prim>) -> Vec<
                 }
             }
             Prim::Tri { v, provoking } => {
-                let vs = v.map(|i| buf.get(i));
-                if !vs.iter().all(|x| valid(x)) {
+                let k = kind(v[0]) & kind(v[1]) & kind(v[2]);
+                if k & 1 == 0 {
                     continue;
                 }
-                if vs.iter().all(|x| inside_guard(x)) {
+                if k & 2 != 0 {
                     out.push(p);
                     continue;
                 }
+                let vs = v.map(|i| buf.get(i));
                 let poly: Vec<f32> = vs.iter().flat_map(|x| to_homogeneous(x)).collect();
                 let poly = clip_polygon(poly, stride, &GUARD_PLANES);
                 let n = poly.len() / stride;

@@ -488,6 +488,24 @@ pub(crate) struct FastOm {
     max_z: f32,
 }
 
+/// Prefetches columns `x0..x1` of every row of a word view with `pitch`
+/// words per row, one hint per 64-byte line.
+fn prefetch_view(words: &[u32], pitch: usize, x0: usize, x1: usize) {
+    /// Words per 64-byte cache line.
+    const LINE: usize = 16;
+    let x1 = x1.min(pitch);
+    if pitch == 0 || x0 >= x1 {
+        return;
+    }
+    for row in words.chunks_exact(pitch) {
+        let mut x = x0 & !(LINE - 1);
+        while x < x1 {
+            crate::simd::prefetch(row, x);
+            x += LINE;
+        }
+    }
+}
+
 impl FastOm {
     /// The fast path's state when `st` selects it.
     pub(crate) fn new(st: &DrawState) -> Option<FastOm> {
@@ -604,6 +622,16 @@ impl<'a> FastTargets<'a> {
 
     /// Whether stamp (x, y) (band-relative y) lies inside both views.
     #[inline(always)]
+    /// Prefetches the cache lines of columns `x0..x1` of every row of the
+    /// views (the next tile's pixels, while the current tile is shaded):
+    /// a tile's first touch of each row otherwise waits on memory.
+    pub(crate) fn prefetch_columns(&self, x0: usize, x1: usize) {
+        prefetch_view(self.color, self.cpw, x0, x1);
+        if let Some(d) = self.depth.as_deref() {
+            prefetch_view(d, self.dpw, x0, x1);
+        }
+    }
+
     pub(crate) fn holds(&self, x: i32, y: i32) -> bool {
         // The row loads take four consecutive words of each of two rows, so
         // the stamp must fit inside one pitch as well as inside the slices:

@@ -250,7 +250,8 @@ fn project(buf: &mut VertexBuf, vp: &Viewport, pool: Option<&rayon::ThreadPool>)
     let hw = vp.width as f32 * 0.5;
     let hh = vp.height as f32 * 0.5;
     let dz = vp.max_z - vp.min_z;
-    let stride = buf.stride;
+    // `max(1)`: chunks of zero floats are not a thing (an empty buffer).
+    let stride = buf.stride.max(1);
     let usable_pos = |h: &[f32]| h[..4].iter().all(|c| c.is_finite()) && h[3] > 0.0;
     let one = |v: &mut [f32]| {
         let w = v[3];
@@ -265,7 +266,6 @@ fn project(buf: &mut VertexBuf, vp: &Viewport, pool: Option<&rayon::ThreadPool>)
         v[3] = 1.0 / w;
         usable_pos(v)
     };
-    let stride = stride.max(1);
     match pool {
         Some(pool) if buf.len() > PARALLEL_VERTICES => {
             pool.install(|| buf.data.par_chunks_exact_mut(stride).map(one).collect())

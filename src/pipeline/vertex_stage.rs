@@ -349,11 +349,11 @@ impl VertexProc {
                         instance,
                     };
                     process_vertices(backend, job, numbers, &mut batches);
-                    // Floats the template does not name stay 0, as `rows`
-                    // arrive zeroed.
+                    // Floats `put_ffp` does not name keep the template's
+                    // constant 0: what the Reference path's zeroed rows hold.
                     let mut template = vec![RowSource::Const(0.0); stride];
                     put_ffp(
-                        &batches.field_sources(),
+                        &batches.layout.field_sources(),
                         var,
                         points,
                         [RowSource::Const(f32::NAN), RowSource::Const(0.0)],

@@ -323,28 +323,29 @@ pub(crate) fn setup_point(
         // Every attribute is the vertex's own value: one reservation.
         let vals = &p[HEADER..];
         planes.extend(inputs.iter().map(|&inp| Plane::constant(vals[inp])));
-    }
-    for &inp in inputs.iter().filter(|_| sprite) {
-        let tex = inp >= crate::geom::ATTR_TEX0;
-        let comp = (inp - crate::geom::ATTR_TEX0 * usize::from(tex)) % 4;
-        if sprite && tex && comp < 2 {
-            // u grows with x, v with y: 0 at the left/top edge, 1 at the right/bottom.
-            let d = 1.0 / size;
-            planes.push(if comp == 0 {
-                Plane {
-                    a0: 0.5,
-                    ddx: d,
-                    ddy: 0.0,
+    } else {
+        for &inp in inputs {
+            let tex = inp >= crate::geom::ATTR_TEX0;
+            let comp = (inp - crate::geom::ATTR_TEX0 * usize::from(tex)) % 4;
+            planes.push(if tex && comp < 2 {
+                // u grows with x, v with y: 0 at the left/top edge, 1 at the right/bottom.
+                let d = 1.0 / size;
+                if comp == 0 {
+                    Plane {
+                        a0: 0.5,
+                        ddx: d,
+                        ddy: 0.0,
+                    }
+                } else {
+                    Plane {
+                        a0: 0.5,
+                        ddx: 0.0,
+                        ddy: d,
+                    }
                 }
             } else {
-                Plane {
-                    a0: 0.5,
-                    ddx: 0.0,
-                    ddy: d,
-                }
+                Plane::constant(p[HEADER + inp])
             });
-        } else {
-            planes.push(Plane::constant(p[HEADER + inp]));
         }
     }
     let (z, bias) = z_override.unwrap_or((Plane::constant(p[2]), 0.0));

@@ -18,7 +18,7 @@ use crate::geom::{Prim, VertexBuf};
 use crate::pipeline::FrameTargets;
 use crate::pipeline::state::DrawState;
 use crate::pixel::PixelStage;
-use crate::pixel::setup::PrimSetup;
+use crate::pixel::setup::{PrimSetup, snap};
 use crate::reference::Inputs;
 use crate::simd::Backend;
 
@@ -48,6 +48,9 @@ pub(crate) struct Part {
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     parts: Vec<Part>,
+    /// Every vertex's snapped screen position (16.8), for triangle draws:
+    /// a vertex shared by several triangles is snapped once.
+    snapped: Vec<[i32; 2]>,
 }
 
 /// Sets up and bins `prims` (one part) into `part`.
@@ -55,6 +58,7 @@ pub(crate) struct Scratch {
 fn build_part(
     st: &DrawState,
     buf: &VertexBuf,
+    snapped: &[[i32; 2]],
     prims: &[Prim],
     inputs: &Inputs<'_>,
     backend: Backend,
@@ -68,6 +72,7 @@ fn build_part(
     setup::build(
         st,
         buf,
+        snapped,
         prims,
         inputs,
         backend,
@@ -113,13 +118,25 @@ pub(crate) fn draw<P: PixelStage>(
     let tiles_x = st.clip.right.div_euclid(TILE_W) + 1;
     let tiles_y = st.clip.bottom.div_euclid(TILE_H) + 1;
     let n_parts = prims.len().div_ceil(PART_PRIMS).max(1);
-    let parts = &mut scratch.parts;
+    let Scratch { parts, snapped } = scratch;
+    snapped.clear();
+    // A draw has one primitive type; only triangles read the snapped positions.
+    if matches!(prims.first(), Some(Prim::Tri { .. })) && buf.stride > 0 {
+        snapped.extend(
+            buf.data
+                .chunks_exact(buf.stride)
+                .map(|v| [snap(v[0]), snap(v[1])]),
+        );
+    }
+    let snapped = &snapped[..];
     if parts.len() < n_parts {
         parts.resize_with(n_parts, Part::default);
     }
     let parts = &mut parts[..n_parts];
     let build = |(chunk, part): (&[Prim], &mut Part)| {
-        build_part(st, buf, chunk, inputs, backend, tiles_x, tiles_y, part);
+        build_part(
+            st, buf, snapped, chunk, inputs, backend, tiles_x, tiles_y, part,
+        );
     };
     match pool {
         Some(pool) if n_parts > 1 => pool.install(|| {

@@ -1,10 +1,11 @@
-//! Warp set-up: snapping, culling and edges per triangle (integer, scalar),
+//! Warp set-up: culling and edges per triangle from its vertices' snapped
+//! positions (integer, scalar; `raster::draw` snaps each vertex once),
 //! then the attribute planes of 8 triangles at once in SoA (the float part),
 //! with the same operations in the same order as `pixel::setup::tri_plane`.
 
 use crate::geom::{HEADER, Prim, VertexBuf};
 use crate::pipeline::state::DrawState;
-use crate::pixel::setup::{Cover, Edge, PrimSetup, depth_offset, setup_line, setup_point, snap};
+use crate::pixel::setup::{Cover, Edge, PrimSetup, depth_offset, setup_line, setup_point};
 use crate::pixel::{Plane, fmax, fmin};
 use crate::reference::{Inputs, point_size};
 use crate::simd::{FloatV, Kernel, Simd};
@@ -62,9 +63,13 @@ impl Kernel for Batch<'_> {
 }
 
 /// Sets up every primitive of a draw, in order, into `out` (planes into `planes`).
+/// `snapped` holds every vertex's snapped position when `prims` are
+/// triangles.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn build(
     st: &DrawState,
     buf: &VertexBuf,
+    snapped: &[[i32; 2]],
     prims: &[Prim],
     inputs: &Inputs<'_>,
     backend: crate::simd::Backend,
@@ -100,7 +105,7 @@ pub(crate) fn build(
                 }
             }
             Prim::Tri { v, provoking } => {
-                if let Some(p) = cull_and_edges(st, buf, v, provoking) {
+                if let Some(p) = cull_and_edges(st, snapped, v, provoking) {
                     pending.push(p);
                     if pending.len() == 8 {
                         flush(
@@ -132,13 +137,22 @@ pub(crate) fn build(
     );
 }
 
-fn cull_and_edges(st: &DrawState, buf: &VertexBuf, v: [u32; 3], provoking: u32) -> Option<Pending> {
+fn cull_and_edges(
+    st: &DrawState,
+    snapped: &[[i32; 2]],
+    v: [u32; 3],
+    provoking: u32,
+) -> Option<Pending> {
     let orig = v;
     let mut v = v;
     // Written out: `array::map` is a closure call that does not inline here.
-    let (p0, p1, p2) = (buf.get(v[0]), buf.get(v[1]), buf.get(v[2]));
-    let mut x = [snap(p0[0]), snap(p1[0]), snap(p2[0])];
-    let mut y = [snap(p0[1]), snap(p1[1]), snap(p2[1])];
+    let (p0, p1, p2) = (
+        snapped[v[0] as usize],
+        snapped[v[1] as usize],
+        snapped[v[2] as usize],
+    );
+    let mut x = [p0[0], p1[0], p2[0]];
+    let mut y = [p0[1], p1[1], p2[1]];
     let area = (i64::from(x[1]) - i64::from(x[0])) * (i64::from(y[2]) - i64::from(y[0]))
         - (i64::from(x[2]) - i64::from(x[0])) * (i64::from(y[1]) - i64::from(y[0]));
     let front = area > 0;
@@ -238,22 +252,25 @@ fn flush(
         },
     );
     let res = &bufs.res;
+    // Inputs that are not flat: perspective-corrected when `q` varies.
+    let smooth = !flat & u64::MAX.checked_shr(64 - n_in as u32).unwrap_or(0);
     for (l, p) in pending.drain(..).enumerate() {
         let z = res[0][l];
         let attr_off = planes.len() as u32;
-        let mut persp = 0u64;
-        for k in 0..n_in {
-            if flat & (1 << k) != 0 {
-                planes.push(Plane::constant(
-                    buf.get(p.provoking)[HEADER + inputs.list[k]],
-                ));
-            } else {
-                planes.push(res[2 + k][l]);
-                if persp_on[l] {
-                    persp |= 1 << k;
+        if flat == 0 {
+            // One reservation per primitive (no capacity check per plane).
+            planes.extend(res[2..2 + n_in].iter().map(|r| r[l]));
+        } else {
+            let provoking = buf.get(p.provoking);
+            planes.extend((0..n_in).map(|k| {
+                if flat & (1 << k) != 0 {
+                    Plane::constant(provoking[HEADER + inputs.list[k]])
+                } else {
+                    res[2 + k][l]
                 }
-            }
+            }));
         }
+        let persp = if persp_on[l] { smooth } else { 0 };
         let tri = PrimSetup {
             bbox: p.bbox,
             ox: p.x[0],

@@ -39,6 +39,10 @@ pub(crate) struct Ctx<'a, P> {
 trait Sink<S: Simd> {
     /// First surface row of the band.
     fn y0(&self) -> i32;
+    /// Prefetches pixel columns `x0..x1` of the band (a hint; nothing by
+    /// default).
+    #[inline(always)]
+    fn prefetch_columns(&self, _x0: i32, _x1: i32) {}
     /// Merges one stamp (`inp.y` band-relative).
     fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32;
     /// Shades and merges the fully covered 8x8 block at (`bx`, `by`) of
@@ -89,6 +93,12 @@ impl<S: Simd> Sink<S> for Fast<'_> {
     #[inline(always)]
     fn y0(&self) -> i32 {
         self.y0
+    }
+    #[inline(always)]
+    fn prefetch_columns(&self, x0: i32, x1: i32) {
+        if let (Ok(x0), Ok(x1)) = (usize::try_from(x0), usize::try_from(x1)) {
+            self.t.prefetch_columns(x0, x1);
+        }
     }
     #[inline(always)]
     fn merge(&mut self, s: S, st: &DrawState, out: &PixelOut<S>, inp: &StampIn<S>) -> u32 {
@@ -362,6 +372,18 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
         }
         let n_in = ctx.inputs.list.len();
         let t = (ty * ctx.tiles_x + tx) as usize;
+        // Bring the next tile's pixels in while this one is shaded, when
+        // the draw has primitives there: a tile's first touch of each row
+        // otherwise waits on memory (the depth loads of the small-triangle
+        // scene S2 were its hottest instructions).
+        if tx + 1 < ctx.tiles_x
+            && ctx
+                .parts
+                .iter()
+                .any(|part| part.bins.get(t + 1).is_some_and(|b| !b.is_empty()))
+        {
+            sink.prefetch_columns((tx + 1) * TILE_W, (tx + 2) * TILE_W);
+        }
         for part in ctx.parts {
             for &pi in part.bins.get(t).map_or(&[][..], |b| &b[..]) {
                 let p = &part.setups[pi as usize];
@@ -484,7 +506,16 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     );
     let lx = s.i32s([0, 1, 2, 3, 0, 1, 2, 3]);
     let ly = s.i32s([0, 0, 0, 0, 1, 1, 1, 1]);
-    let mut edges: [Option<PEdge<S::I>>; 3] = [None; 3];
+    // Plain arrays with a count, not `Option`s: an array of
+    // `Option<PEdge>` is copied through byte-offset stack slots, and the
+    // wide reloads of those stores stall (store forwarding fails).
+    let unused = PEdge {
+        a: 0,
+        b: 0,
+        f0: 0,
+        step: s.splat_i(0),
+    };
+    let mut edges = [unused; 3];
     let mut count = 0;
     for ed in e {
         let f = ed.at(r.left.into(), r.top.into());
@@ -497,12 +528,12 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
             continue;
         }
         let (a, b) = (ed.a as i32, ed.b as i32);
-        edges[count] = Some(PEdge {
+        edges[count] = PEdge {
             a,
             b,
             f0: ed.at(ox.into(), oy.into()) as i32,
             step: s.splat_i(a).mul_lo(lx) + s.splat_i(b).mul_lo(ly),
-        });
+        };
         count += 1;
     }
     let edges = &edges[..count];
@@ -515,10 +546,10 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         let mut bx = ox;
         while bx < r.right {
             // Classify the 8x8 block per edge.
-            let mut live: [Option<(PEdge<S::I>, i32)>; 3] = [None; 3];
+            let mut live = [(unused, 0); 3];
             let mut nl = 0;
             let mut rejected = false;
-            for pe in edges.iter().flatten() {
+            for pe in edges {
                 let fb0 = pe.f0 + pe.a * (bx - ox) + pe.b * (by - oy);
                 let min = fb0 + pe.a.min(0) * 7 + pe.b.min(0) * 7;
                 let max = fb0 + pe.a.max(0) * 7 + pe.b.max(0) * 7;
@@ -527,7 +558,7 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
                     break;
                 }
                 if min <= 0 {
-                    live[nl] = Some((*pe, fb0));
+                    live[nl] = (*pe, fb0);
                     nl += 1;
                 }
             }
@@ -555,13 +586,10 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
                     while sx < sx_end {
                         let mut bits = if inner { 0xFF } else { region_bits(&r, sx, sy) };
                         // A plain loop over the live edges (iterator adaptors
-                        // such as `flatten` are closures: see the simd docs).
-                        #[allow(clippy::manual_flatten)]
-                        for le in live {
-                            if let Some((pe, fb0)) = le {
-                                let f = fb0 + pe.a * (sx - bx) + pe.b * (sy - by);
-                                bits &= (s.splat_i(f) + pe.step).gt(zero).bits();
-                            }
+                        // are closures: see the simd docs).
+                        for (pe, fb0) in live {
+                            let f = fb0 + pe.a * (sx - bx) + pe.b * (sy - by);
+                            bits &= (s.splat_i(f) + pe.step).gt(zero).bits();
                         }
                         if bits != 0 {
                             n += stamp(s, ctx, p, pl, sx, sy, bits, fb, out, ip, scratch);
