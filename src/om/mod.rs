@@ -620,8 +620,6 @@ impl<'a> FastTargets<'a> {
         ]
     }
 
-    /// Whether stamp (x, y) (band-relative y) lies inside both views.
-    #[inline(always)]
     /// Prefetches the cache lines of columns `x0..x1` of every row of the
     /// views (the next tile's pixels, while the current tile is shaded):
     /// a tile's first touch of each row otherwise waits on memory.
@@ -632,6 +630,8 @@ impl<'a> FastTargets<'a> {
         }
     }
 
+    /// Whether stamp (x, y) (band-relative y) lies inside both views.
+    #[inline(always)]
     pub(crate) fn holds(&self, x: i32, y: i32) -> bool {
         // The row loads take four consecutive words of each of two rows, so
         // the stamp must fit inside one pitch as well as inside the slices:
