@@ -111,7 +111,7 @@ pub(crate) fn clip_pretransformed(buf: &mut VertexBuf, prims: Vec<Prim>) -> Vec<
     let mut out = Vec::with_capacity(prims.len());
     let stride = buf.stride;
     // Each vertex judged once (a vertex of an indexed mesh serves several
-    // triangles): bit 0 usable, bit 1 also inside the guard band. Clipping
+    // primitives): bit 0 usable, bit 1 also inside the guard band. Clipping
     // appends vertices, but no input primitive names those.
     let kinds: Vec<u8> = buf
         .data
@@ -125,20 +125,20 @@ pub(crate) fn clip_pretransformed(buf: &mut VertexBuf, prims: Vec<Prim>) -> Vec<
     for p in prims {
         match p {
             Prim::Point(v) => {
-                let vv = buf.get(v);
-                if valid(vv) && inside_guard(vv) {
+                if kind(v) & 2 != 0 {
                     out.push(p);
                 }
             }
             Prim::Line { v, provoking, last } => {
-                let (a, b) = (buf.get(v[0]), buf.get(v[1]));
-                if !valid(a) || !valid(b) {
+                let k = kind(v[0]) & kind(v[1]);
+                if k & 1 == 0 {
                     continue;
                 }
-                if inside_guard(a) && inside_guard(b) {
+                if k & 2 != 0 {
                     out.push(p);
                     continue;
                 }
+                let (a, b) = (buf.get(v[0]), buf.get(v[1]));
                 let (ha, hb) = (to_homogeneous(a), to_homogeneous(b));
                 if let Some((ca, cb)) = clip_segment(&ha, &hb, &GUARD_PLANES) {
                     let na = buf.push(&to_screen(&ca));
