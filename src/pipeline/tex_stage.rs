@@ -292,13 +292,7 @@ impl PixelStage for TexStage {
         // Plain loops and no closures over vectors (see the simd module docs).
         let inp = stamp.inputs;
         let zero = V(s.splat(0.0), s);
-        let mut diffuse = [zero; 4];
-        let mut specular = [zero; 4];
         let mut coord = [zero; 3];
-        for c in 0..4 {
-            diffuse[c] = read(s, inp, self.diffuse[c]);
-            specular[c] = read(s, inp, self.specular[c]);
-        }
         for c in 0..3 {
             coord[c] = read(s, inp, self.coord[c]);
         }
@@ -312,21 +306,33 @@ impl PixelStage for TexStage {
             active: stamp.coverage,
         });
         if let Some((rgb, alpha)) = self.forms {
+            // Inputs are read only where the forms use them.
             let c = &mut out.color[0];
-            for i in 0..3 {
-                c[i] = rgb.eval(s, texture[i], diffuse[i].0);
+            for i in 0..4 {
+                let form = if i < 3 { rgb } else { alpha };
+                let d = match form {
+                    Form::Texture => zero.0,
+                    _ => read(s, inp, self.diffuse[i]).0,
+                };
+                c[i] = form.eval(s, texture[i], d);
             }
-            c[3] = alpha.eval(s, texture[3], diffuse[3].0);
             if self.specular_add {
                 // `specular_add`: RGB plus specular, saturated; alpha kept.
                 for i in 0..3 {
-                    c[i] = (c[i] + specular[i].0).max(zero.0).min(s.splat(1.0));
+                    let sp = read(s, inp, self.specular[i]).0;
+                    c[i] = (c[i] + sp).max(zero.0).min(s.splat(1.0));
                 }
             }
             out.written = 1;
             out.kill = s.mask_from_bits(0);
             out.depth = None;
             return;
+        }
+        let mut diffuse = [zero; 4];
+        let mut specular = [zero; 4];
+        for c in 0..4 {
+            diffuse[c] = read(s, inp, self.diffuse[c]);
+            specular[c] = read(s, inp, self.specular[c]);
         }
         let c = &self.ffp.consts;
         let src = ArgSources {

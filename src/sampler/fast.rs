@@ -285,7 +285,7 @@ impl Slot {
 /// floor division) and the weight its low 8 bits over 256, the values
 /// `split_v` computes in floats. None (use `split_v`) otherwise, NaN included.
 #[inline(always)]
-fn split_int<S: Simd>(s: S, x: S::F) -> Option<(S::I, S::F)> {
+pub(super) fn split_int<S: Simd>(s: S, x: S::F) -> Option<(S::I, S::F)> {
     let y = x * s.splat(256.0);
     let lim = s.splat(1_073_741_824.0);
     if !(y.lt(lim) & y.gt(s.splat(0.0) - lim)).all() {

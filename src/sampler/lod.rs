@@ -101,9 +101,18 @@ pub(crate) fn iso_lod(f: &Footprint<f32>) -> f32 {
 /// The 8-lane form of [`iso_lod`].
 #[inline(always)]
 pub(crate) fn iso_lod_v<S: Simd>(s: S, f: &Footprint<S::F>) -> S::F {
+    s.splat(0.5) * log2_v(s, iso_len2_v(s, f))
+}
+
+/// The clamped squared length whose logarithm [`iso_lod_v`] halves. Its
+/// LOD is at most 0 exactly when it is at most 1: [`log2`] is 0 at 1 and
+/// has the sign of `x - 1` on the clamped domain (`log2_sign_is_exact`),
+/// so callers can tell magnification without the logarithm.
+#[inline(always)]
+pub(crate) fn iso_len2_v<S: Simd>(s: S, f: &Footprint<S::F>) -> S::F {
     let lx = f.dx[0] * f.dx[0] + f.dx[1] * f.dx[1] + f.dx[2] * f.dx[2];
     let ly = f.dy[0] * f.dy[0] + f.dy[1] * f.dy[1] + f.dy[2] * f.dy[2];
-    s.splat(0.5) * log2_v(s, clamp_len2_v(s, lx.max(ly)))
+    clamp_len2_v(s, lx.max(ly))
 }
 
 /// The anisotropic footprint of a 2D texture (SPEC 7.18.11, anisotropic branch).
@@ -176,6 +185,24 @@ mod tests {
                 "{x}"
             );
             x *= 1.37;
+        }
+    }
+
+    #[test]
+    fn log2_sign_is_exact() {
+        // Every float within 2^16 ulps of 1, and both ends of the domain.
+        let one = 1.0f32.to_bits();
+        let near = (one - 65536..=one + 65536).map(f32::from_bits);
+        for x in near.chain([TINY, HUGE, 0.5, 2.0, SQRT2, 1.5]) {
+            let l = log2(x);
+            assert_eq!(l <= 0.0, x <= 1.0, "log2({x:e}) = {l:e}");
+            assert_eq!(l == 0.0, x == 1.0, "log2({x:e}) = {l:e}");
+        }
+        // And a sweep over the whole clamped domain.
+        let mut x = TINY;
+        while x < HUGE {
+            assert_eq!(log2(x) <= 0.0, x <= 1.0, "{x:e}");
+            x *= 1.001;
         }
     }
 

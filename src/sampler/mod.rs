@@ -34,6 +34,7 @@
 //! shared texel decode; `tests/sampler/` check it on both backends).
 
 mod address;
+mod bytes;
 mod cube;
 mod decode;
 mod fast;
@@ -178,6 +179,8 @@ pub(crate) struct Slot {
     pub(crate) max_aniso: f32,
     /// [`Slot::sample_quick`] serves this slot (`quick_shape`).
     pub(crate) quick: bool,
+    /// The quick path's byte kernel, when the slot has its shape.
+    pub(crate) bytes: Option<bytes::BytePlan>,
 }
 
 impl Slot {
@@ -294,8 +297,10 @@ impl Slot {
             base_none: set_lod.min(last) as f32,
             max_aniso: max_aniso as f32,
             quick: false,
+            bytes: None,
         };
         slot.quick = slot.quick_shape();
+        slot.bytes = bytes::BytePlan::new(&slot);
         slot
     }
 
@@ -402,9 +407,10 @@ impl BoundTextures {
 
     /// [`TextureFetch::sample`] with an implicit LOD through the sampler's
     /// shortcut (`Slot::sample_quick`, the same values), when it applies:
-    /// None otherwise, and the caller samples the general way.
+    /// None otherwise, and the caller samples the general way. Pixel stages
+    /// call it for their texture reads; public so that tests can check it.
     #[inline(always)]
-    pub(crate) fn sample_quick<S: Simd>(
+    pub fn sample_quick<S: Simd>(
         &self,
         s: S,
         slot: SamplerSlot,

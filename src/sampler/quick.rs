@@ -6,10 +6,13 @@
 //! Job: [`Slot::sample_quick`], small enough to inline into a pixel
 //! stage's per-stamp code. It computes the footprint, the isotropic LOD,
 //! the mip levels and the bilinear taps with the very operations of
-//! [`Slot::sample_warp`] (through the same helpers: `iso_lod_v`,
-//! `Slot::mip_levels`, `Slot::uniform_level`, `Slot::bilinear_fast`), and
-//! leaves out what such a request never needs there: cube faces, point
-//! and anisotropic lanes, the per-lane level fallback.
+//! [`Slot::sample_warp`] (through the same helpers: `iso_len2_v`,
+//! `log2_v`, `Slot::mip_levels`, `Slot::uniform_level`,
+//! `Slot::bilinear_fast`), and leaves out what such a request never needs
+//! there: cube faces, point and anisotropic lanes, the per-lane level
+//! fallback, and, when there is no LOD bias and every lane magnifies, the
+//! logarithm itself. Slots of 8-bit channels under WRAP or CLAMP go on to
+//! the leaner kernel of `bytes` once the levels are known.
 //!
 //! Invariants: returns None (the caller then runs `sample_warp`) whenever
 //! the request is not of that shape, and otherwise exactly what
@@ -18,7 +21,7 @@
 // Index loops keep closures out of the SIMD path (see the simd module docs).
 #![allow(clippy::needless_range_loop)]
 
-use super::lod::{Footprint, clamp_lod_v, iso_lod_v};
+use super::lod::{Footprint, clamp_lod_v, iso_len2_v, log2_v};
 use super::{Dim, Filt, Slot};
 use crate::simd::{FloatV, MaskV, Simd};
 
@@ -62,9 +65,21 @@ impl Slot {
             dx: [ddx[0] * scale[0], ddx[1] * scale[1], ddx[2] * scale[2]],
             dy: [ddy[0] * scale[0], ddy[1] * scale[1], ddy[2] * scale[2]],
         };
-        let value = clamp_lod_v(s, iso_lod_v(s, &fp) + s.splat(self.lod_bias));
+        let len2 = iso_len2_v(s, &fp);
+        let magnified = len2.le(s.splat(1.0));
         // Both filters are LINEAR: magnification only moves the levels.
-        let (l0, l1, f) = self.mip_levels(s, value, value.le(zero));
+        let (l0, l1, f) = if self.lod_bias == 0.0 && (magnified | !active).all() {
+            // Every active lane's LOD is at most 0 (`iso_len2_v`), and
+            // `mip_levels` ignores the value of magnified lanes.
+            self.mip_levels(s, zero, magnified)
+        } else {
+            let iso = s.splat(0.5) * log2_v(s, len2);
+            let value = clamp_lod_v(s, iso + s.splat(self.lod_bias));
+            self.mip_levels(s, value, value.le(zero))
+        };
+        if let Some(plan) = &self.bytes {
+            return plan.sample(s, self, [c[0], c[1]], (l0, l1, f), active);
+        }
         let lv0 = self.uniform_level(s, l0, active)?;
         let mut out = self.bilinear_fast(s, &lv0, c[0], c[1]);
         let second = f.ne(zero) & active;

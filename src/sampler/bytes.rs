@@ -1,0 +1,300 @@
+//! The quick path's kernel for the commonest textures: four 8-bit channels
+//! per 32-bit texel (A8R8G8B8, X8R8G8B8, A8B8G8R8, X8B8G8R8 and DXT, which
+//! samples as decoded RGBA8), every axis WRAP on a power-of-two size or
+//! CLAMP, bilinear on one level or two.
+//!
+//! Job: [`BytePlan`] is decided once, when the slot is made: per channel the
+//! bit position of its byte (or the constant 1 of an X8 format), per level
+//! the row pitch, the texel-space scale and the addressing of each axis as
+//! two integers, so that a texel index is `(t & wrap).max(0).min(last)`:
+//! under WRAP `wrap = n - 1` (the mask is the whole mode, the clamp a no-op),
+//! under CLAMP `wrap = -1` (no mask) and the clamp is the mode.
+//! [`BytePlan::sample`] then runs with no per-call decisions beyond "do all
+//! lanes read the same level": no channel-layout match, no border, no
+//! address-mode dispatch, so the compiler keeps the eight-lane values in
+//! registers instead of spilling them around branches.
+//!
+//! It computes the values of `Slot::sample_warp` operation for operation:
+//! the texel-space coordinates, `split_int` (the integer form of `split_v`,
+//! used by `fast` under the same condition), the weights and the tap sum in
+//! `bilinear_fast`'s order, the level blend and the divisor of
+//! `sample_quick`. A constant channel reads `1` where `bilinear_fast`
+//! computes `1 w0 + 1 w1 + 1 w2 + 1 w3`: the weights are multiples of
+//! 2^-16 summing to 1, so every partial sum is exact and that sum is 1.
+//! CLAMP of an integer index `t` (|t| < 2^22) in integers equals
+//! `address_v`'s `max(t, 0).min(n - 1)` in floats.
+//!
+//! Invariants: every index is inside its level (`wrap`/`last` bound it,
+//! and `BytePlan::new` checks that the level's words cover
+//! `pitch * (h - 1) + w`); None (the caller samples the general way)
+//! whenever the lanes read different levels or a coordinate is too large
+//! for the integer split.
+
+// Index loops keep closures out of the SIMD path (see the simd module docs).
+#![allow(clippy::needless_range_loop)]
+
+use super::decode::{Chan, Decoder, Texels};
+use super::fast::split_int;
+use super::{Dim, Slot};
+use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::state::TextureAddress;
+
+/// One level as the byte path reads it.
+#[derive(Clone, Copy, Debug)]
+struct ByteLevel {
+    /// 32-bit words from one row to the next.
+    pitch: i32,
+    /// Width and height as f32 (the texel-space scale).
+    size: [f32; 2],
+    /// Per axis, ANDed into an index: `n - 1` under WRAP, all ones under CLAMP.
+    wrap: [i32; 2],
+    /// Per axis `n - 1`, the upper clamp.
+    last: [i32; 2],
+}
+
+/// What the byte path knows of a slot (see the module docs).
+#[derive(Clone, Debug)]
+pub(crate) struct BytePlan {
+    /// Per channel (r, g, b, a): the bit position of its byte, None for a constant 1.
+    shifts: [Option<u32>; 4],
+    /// One entry per mip level of the slot.
+    levels: Vec<ByteLevel>,
+}
+
+impl BytePlan {
+    /// The plan of `slot`, when it is of the byte path's shape: the quick
+    /// path's (2D, 4-byte packed, no sRGB or comparison, LINEAR min and mag),
+    /// 8-bit or constant-1 channels, and per axis WRAP on power-of-two sizes
+    /// (every level) or CLAMP.
+    pub(super) fn new(slot: &Slot) -> Option<BytePlan> {
+        if !slot.quick_shape() || slot.dim != Dim::Tex2D {
+            return None;
+        }
+        let Decoder::Packed { bytes: 4, chans } = slot.decoder else {
+            return None;
+        };
+        let mut shifts = [None; 4];
+        for (sh, c) in shifts.iter_mut().zip(chans) {
+            *sh = match c {
+                Chan::Field { shift, bits: 8 } => Some(shift),
+                Chan::Const(1.0) => None,
+                _ => return None,
+            };
+        }
+        let levels = slot
+            .levels
+            .iter()
+            .map(|l| {
+                let Texels::Bytes(b) = &l.texels else {
+                    return None;
+                };
+                let pitch = i32::try_from(l.row_pitch / 4).ok()?;
+                let (w, h) = (i32::try_from(l.width).ok()?, i32::try_from(l.height).ok()?);
+                if !l.row_pitch.is_multiple_of(4) || w == 0 || h == 0 || pitch < w {
+                    return None;
+                }
+                // The last texel's word must lie inside the level (and inside i32).
+                let end = i64::from(pitch) * i64::from(h - 1) + i64::from(w);
+                if end > (b.len() / 4) as i64 || end > i64::from(i32::MAX) {
+                    return None;
+                }
+                let mut wrap = [0; 2];
+                for (a, n) in [w, h].into_iter().enumerate() {
+                    wrap[a] = match slot.address[a] {
+                        TextureAddress::Wrap if (n as u32).is_power_of_two() => n - 1,
+                        TextureAddress::Clamp => -1,
+                        _ => return None,
+                    };
+                }
+                Some(ByteLevel {
+                    pitch,
+                    size: [l.width as f32, l.height as f32],
+                    wrap,
+                    last: [w - 1, h - 1],
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(BytePlan { shifts, levels })
+    }
+
+    /// `sample_quick`'s result for the `active` lanes at `(u, v)`, given
+    /// the levels `l0`, `l1` and weight `f` of `Slot::mip_levels`; None when
+    /// the lanes do not share their levels or the coordinates are beyond
+    /// the integer split.
+    #[inline(always)]
+    pub(super) fn sample<S: Simd>(
+        &self,
+        s: S,
+        slot: &Slot,
+        [u, v]: [S::F; 2],
+        (l0, l1, f): (S::F, S::F, S::F),
+        active: S::M,
+    ) -> Option<[S::F; 4]> {
+        let zero = s.splat(0.0);
+        let (lv, words) = self.shared_level(slot, s, l0, active)?;
+        let mut out = self.bilinear(s, lv, words, u, v)?;
+        let second = f.ne(zero) & active;
+        if second.any() {
+            let (lv, words) = self.shared_level(slot, s, l1, second)?;
+            let c1 = self.bilinear(s, lv, words, u, v)?;
+            for i in 0..4 {
+                out[i] = second.select_f(out[i] + (c1[i] - out[i]) * f, out[i]);
+            }
+        }
+        for i in 0..4 {
+            out[i] = active.select_f(out[i] / s.splat(slot.divisor[i]), zero);
+        }
+        Some(out)
+    }
+
+    /// The level every lane of `lanes` reads and its words; None when they differ.
+    #[inline(always)]
+    fn shared_level<'a, S: Simd>(
+        &'a self,
+        slot: &'a Slot,
+        s: S,
+        l: S::F,
+        lanes: S::M,
+    ) -> Option<(&'a ByteLevel, &'a [u32])> {
+        let bits = lanes.bits();
+        if bits == 0 {
+            return None;
+        }
+        let first = l.to_array()[bits.trailing_zeros() as usize];
+        if !(l.eq(s.splat(first)) | !lanes).all() {
+            return None;
+        }
+        // `first` is a level index in [0, last] (mip_levels clamps it).
+        let i = first as usize;
+        let lv = self.levels.get(i)?;
+        let Texels::Bytes(b) = &slot.levels.get(i)?.texels else {
+            return None;
+        };
+        let words: &[u32] = bytemuck::try_cast_slice(&b[..b.len() / 4 * 4]).ok()?;
+        Some((lv, words))
+    }
+
+    /// Bilinear filtering of every lane at (u, v) on one level, before the divisor.
+    #[inline(always)]
+    fn bilinear<S: Simd>(
+        &self,
+        s: S,
+        lv: &ByteLevel,
+        words: &[u32],
+        u: S::F,
+        v: S::F,
+    ) -> Option<[S::F; 4]> {
+        let half = s.splat(0.5);
+        let (tx, wx) = split_int(s, u * s.splat(lv.size[0]) - half)?;
+        let (ty, wy) = split_int(s, v * s.splat(lv.size[1]) - half)?;
+        let one_i = s.splat_i(1);
+        let x0 = index(s, tx, lv.wrap[0], lv.last[0]);
+        let x1 = index(s, tx + one_i, lv.wrap[0], lv.last[0]);
+        let pitch = s.splat_i(lv.pitch);
+        let r0 = index(s, ty, lv.wrap[1], lv.last[1]).mul_lo(pitch);
+        let r1 = index(s, ty + one_i, lv.wrap[1], lv.last[1]).mul_lo(pitch);
+        let w00 = s.gather_u32(words, r0 + x0);
+        let w10 = s.gather_u32(words, r0 + x1);
+        let w01 = s.gather_u32(words, r1 + x0);
+        let w11 = s.gather_u32(words, r1 + x1);
+        let one = s.splat(1.0);
+        let (wx0, wy0) = (one - wx, one - wy);
+        // Tap order (0,0), (1,0), (0,1), (1,1), as `bilinear_fast`.
+        let (k00, k10, k01, k11) = (wx0 * wy0, wx * wy0, wx0 * wy, wx * wy);
+        let byte = s.splat_i(255);
+        let mut out = [one; 4];
+        for ch in 0..4 {
+            if let Some(sh) = self.shifts[ch] {
+                let t00 = (w00.shr(sh) & byte).to_f32();
+                let t10 = (w10.shr(sh) & byte).to_f32();
+                let t01 = (w01.shr(sh) & byte).to_f32();
+                let t11 = (w11.shr(sh) & byte).to_f32();
+                out[ch] = t00 * k00 + t10 * k10 + t01 * k01 + t11 * k11;
+            }
+        }
+        Some(out)
+    }
+}
+
+/// Texel index `t` under an axis's addressing (see [`ByteLevel`]).
+#[inline(always)]
+fn index<S: Simd>(s: S, t: S::I, wrap: i32, last: i32) -> S::I {
+    (t & s.splat_i(wrap)).max(s.splat_i(0)).min(s.splat_i(last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{Device, DeviceDesc};
+    use crate::caps::{DriverType, FeatureLevel};
+    use crate::resource::BaseTexture;
+    use crate::sampler::SamplerDesc;
+    use crate::state::TextureFilter as F;
+    use crate::{Format, Pool, Usage};
+    use TextureAddress as A;
+
+    /// The plan of a `w` x `h` texture of `format` under `address` and `min`.
+    fn plan(format: Format, (w, h): (u32, u32), address: [A; 2], min: F) -> Option<BytePlan> {
+        let mut d = Device::create(&DeviceDesc {
+            drivers: &[DriverType::Warp],
+            levels: &[FeatureLevel::Sm3],
+            back_buffer: (8, 8, Format::A8R8G8B8),
+            ..DeviceDesc::default()
+        })
+        .unwrap();
+        // A full chain; one level where the size is not a power of two (the caps' NONPOW2CONDITIONAL).
+        let levels = u32::from(!(w.is_power_of_two() && h.is_power_of_two()));
+        let t = d
+            .create_texture(w, h, levels, Usage::empty(), format, Pool::Managed)
+            .unwrap();
+        let desc = SamplerDesc {
+            address: [address[0], address[1], A::Wrap],
+            mag_filter: F::Linear,
+            min_filter: min,
+            mip_filter: F::Linear,
+            ..SamplerDesc::default()
+        };
+        BytePlan::new(&Slot::new(&BaseTexture::from(t), &desc, 16))
+    }
+
+    #[test]
+    fn byte_path_takes_eight_bit_textures_under_wrap_or_clamp() {
+        let p = plan(Format::A8R8G8B8, (16, 4), [A::Wrap, A::Clamp], F::Linear).unwrap();
+        assert_eq!(p.shifts, [Some(16), Some(8), Some(0), Some(24)]);
+        // 16x4, 8x2, 4x1, 2x1, 1x1: WRAP masks on x, CLAMP (no mask) on y.
+        let got: Vec<_> = p.levels.iter().map(|l| (l.pitch, l.wrap, l.last)).collect();
+        assert_eq!(
+            got,
+            [
+                (16, [15, -1], [15, 3]),
+                (8, [7, -1], [7, 1]),
+                (4, [3, -1], [3, 0]),
+                (2, [1, -1], [1, 0]),
+                (1, [0, -1], [0, 0]),
+            ]
+        );
+        let x8 = plan(Format::X8B8G8R8, (4, 4), [A::Clamp; 2], F::Linear).unwrap();
+        assert_eq!(x8.shifts, [Some(0), Some(8), Some(16), None]);
+        // DXT samples as decoded RGBA8.
+        assert!(plan(Format::DXT1, (8, 8), [A::Wrap; 2], F::Linear).is_some());
+        // CLAMP needs no power of two.
+        assert!(plan(Format::A8R8G8B8, (12, 5), [A::Clamp; 2], F::Linear).is_some());
+    }
+
+    #[test]
+    fn byte_path_refuses_other_shapes() {
+        let no = |f, size, a, min| plan(f, size, a, min).is_none();
+        // WRAP on a size that is not a power of two.
+        assert!(no(Format::A8R8G8B8, (12, 4), [A::Wrap; 2], F::Linear));
+        // Other address modes.
+        for a in [A::Mirror, A::Border, A::MirrorOnce] {
+            assert!(no(Format::A8R8G8B8, (8, 8), [A::Wrap, a], F::Linear));
+        }
+        // Not 8-bit channels, or not 4 bytes a texel.
+        assert!(no(Format::A8, (8, 8), [A::Wrap; 2], F::Linear));
+        assert!(no(Format::G16R16, (8, 8), [A::Wrap; 2], F::Linear));
+        assert!(no(Format::R5G6B5, (8, 8), [A::Wrap; 2], F::Linear));
+        // Not LINEAR minification (the quick path's shape).
+        assert!(no(Format::A8R8G8B8, (8, 8), [A::Wrap; 2], F::Point));
+    }
+}
