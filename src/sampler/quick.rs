@@ -54,32 +54,11 @@ impl Slot {
         if !self.quick {
             return None;
         }
-        let zero = s.splat(0.0);
-        // A 2D texture's third axis has size 0 in the footprint.
-        let scale = [
-            s.splat(self.size0[0]),
-            s.splat(self.size0[1]),
-            s.splat(self.size0[2] * 0.0),
-        ];
-        let fp = Footprint {
-            dx: [ddx[0] * scale[0], ddx[1] * scale[1], ddx[2] * scale[2]],
-            dy: [ddy[0] * scale[0], ddy[1] * scale[1], ddy[2] * scale[2]],
-        };
-        let len2 = iso_len2_v(s, &fp);
-        let magnified = len2.le(s.splat(1.0));
-        // Both filters are LINEAR: magnification only moves the levels.
-        let (l0, l1, f) = if self.lod_bias == 0.0 && (magnified | !active).all() {
-            // Every active lane's LOD is at most 0 (`iso_len2_v`), and
-            // `mip_levels` ignores the value of magnified lanes.
-            self.mip_levels(s, zero, magnified)
-        } else {
-            let iso = s.splat(0.5) * log2_v(s, len2);
-            let value = clamp_lod_v(s, iso + s.splat(self.lod_bias));
-            self.mip_levels(s, value, value.le(zero))
-        };
+        let (l0, l1, f) = self.quick_levels(s, ddx, ddy, active);
         if let Some(plan) = &self.bytes {
             return plan.sample(s, self, [c[0], c[1]], (l0, l1, f), active);
         }
+        let zero = s.splat(0.0);
         let lv0 = self.uniform_level(s, l0, active)?;
         let mut out = self.bilinear_fast(s, &lv0, c[0], c[1]);
         let second = f.ne(zero) & active;
@@ -94,5 +73,57 @@ impl Slot {
             out[i] = active.select_f(out[i] / s.splat(self.divisor[i]), zero);
         }
         Some(out)
+    }
+
+    /// [`Slot::sample_quick`] when the slot has a byte plan (`bytes`), None
+    /// otherwise: the part small enough to inline into a pixel stage's
+    /// stamp loop, with no call in between.
+    #[inline(always)]
+    pub(crate) fn sample_bytes<S: Simd>(
+        &self,
+        s: S,
+        c: [S::F; 3],
+        ddx: [S::F; 3],
+        ddy: [S::F; 3],
+        active: S::M,
+    ) -> Option<[S::F; 4]> {
+        let plan = self.bytes.as_ref()?;
+        let levels = self.quick_levels(s, ddx, ddy, active);
+        plan.sample(s, self, [c[0], c[1]], levels, active)
+    }
+
+    /// The mip levels and blend weight of a quick-shaped slot's implicit
+    /// LOD (`mip_levels` of `sample_warp`'s isotropic LOD).
+    #[inline(always)]
+    fn quick_levels<S: Simd>(
+        &self,
+        s: S,
+        ddx: [S::F; 3],
+        ddy: [S::F; 3],
+        active: S::M,
+    ) -> (S::F, S::F, S::F) {
+        let zero = s.splat(0.0);
+        // A 2D texture's third axis has size 0 in the footprint.
+        let scale = [
+            s.splat(self.size0[0]),
+            s.splat(self.size0[1]),
+            s.splat(self.size0[2] * 0.0),
+        ];
+        let fp = Footprint {
+            dx: [ddx[0] * scale[0], ddx[1] * scale[1], ddx[2] * scale[2]],
+            dy: [ddy[0] * scale[0], ddy[1] * scale[1], ddy[2] * scale[2]],
+        };
+        let len2 = iso_len2_v(s, &fp);
+        let magnified = len2.le(s.splat(1.0));
+        // Both filters are LINEAR: magnification only moves the levels.
+        if self.lod_bias == 0.0 && (magnified | !active).all() {
+            // Every active lane's LOD is at most 0 (`iso_len2_v`), and
+            // `mip_levels` ignores the value of magnified lanes.
+            self.mip_levels(s, zero, magnified)
+        } else {
+            let iso = s.splat(0.5) * log2_v(s, len2);
+            let value = clamp_lod_v(s, iso + s.splat(self.lod_bias));
+            self.mip_levels(s, value, value.le(zero))
+        }
     }
 }
