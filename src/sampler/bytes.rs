@@ -34,7 +34,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::decode::{Chan, Decoder, Texels};
-use super::fast::split_int;
+use super::fast::{shared_lane, split_int};
 use super::{Dim, Slot};
 use crate::simd::{FloatV, IntV, MaskV, Simd};
 use crate::state::TextureAddress;
@@ -130,21 +130,16 @@ impl BytePlan {
         (l0, l1, f): (S::F, S::F, S::F),
         active: S::M,
     ) -> Option<[S::F; 4]> {
-        let zero = s.splat(0.0);
         let (lv, words) = self.shared_level(slot, s, l0, active)?;
-        let mut out = self.bilinear(s, lv, words, u, v)?;
-        let second = f.ne(zero) & active;
-        if second.any() {
+        let c0 = self.bilinear(s, lv, words, u, v)?;
+        let second = f.ne(s.splat(0.0)) & active;
+        let c1 = if second.any() {
             let (lv, words) = self.shared_level(slot, s, l1, second)?;
-            let c1 = self.bilinear(s, lv, words, u, v)?;
-            for i in 0..4 {
-                out[i] = second.select_f(out[i] + (c1[i] - out[i]) * f, out[i]);
-            }
-        }
-        for i in 0..4 {
-            out[i] = active.select_f(out[i] / s.splat(slot.divisor[i]), zero);
-        }
-        Some(out)
+            Some(self.bilinear(s, lv, words, u, v)?)
+        } else {
+            None
+        };
+        Some(slot.blend_and_divide(s, c0, c1, (f, second), active))
     }
 
     /// The level every lane of `lanes` reads and its words; None when they differ.
@@ -156,14 +151,7 @@ impl BytePlan {
         l: S::F,
         lanes: S::M,
     ) -> Option<(&'a ByteLevel, &'a [u32])> {
-        let bits = lanes.bits();
-        if bits == 0 {
-            return None;
-        }
-        let first = l.to_array()[bits.trailing_zeros() as usize];
-        if !(l.eq(s.splat(first)) | !lanes).all() {
-            return None;
-        }
+        let first = shared_lane(s, l, lanes)?;
         // `first` is a level index in [0, last] (mip_levels clamps it).
         let i = first as usize;
         let lv = self.levels.get(i)?;

@@ -64,14 +64,7 @@ impl Slot {
         else {
             return None;
         };
-        let bits = lanes.bits();
-        if bits == 0 {
-            return None;
-        }
-        let first = l.to_array()[bits.trailing_zeros() as usize];
-        if !(l.eq(s.splat(first)) | !lanes).all() {
-            return None;
-        }
+        let first = shared_lane(s, l, lanes)?;
         let level: &LevelData = self.level(first as usize, 0);
         let Texels::Bytes(b) = &level.texels else {
             return None;
@@ -277,6 +270,18 @@ impl Slot {
         }
         out
     }
+}
+
+/// The value every lane of `lanes` holds in `l`; None when they differ or
+/// no lane is set.
+#[inline(always)]
+pub(super) fn shared_lane<S: Simd>(s: S, l: S::F, lanes: S::M) -> Option<f32> {
+    let bits = lanes.bits();
+    if bits == 0 {
+        return None;
+    }
+    let first = l.to_array()[bits.trailing_zeros() as usize];
+    (l.eq(s.splat(first)) | !lanes).all().then_some(first)
 }
 
 /// `split_v` in integers when every lane's `x` is below 2^22 in magnitude

@@ -58,21 +58,41 @@ impl Slot {
         if let Some(plan) = &self.bytes {
             return plan.sample(s, self, [c[0], c[1]], (l0, l1, f), active);
         }
-        let zero = s.splat(0.0);
         let lv0 = self.uniform_level(s, l0, active)?;
-        let mut out = self.bilinear_fast(s, &lv0, c[0], c[1]);
-        let second = f.ne(zero) & active;
-        if second.any() {
+        let c0 = self.bilinear_fast(s, &lv0, c[0], c[1]);
+        let second = f.ne(s.splat(0.0)) & active;
+        let c1 = if second.any() {
             let lv1 = self.uniform_level(s, l1, second)?;
-            let c1 = self.bilinear_fast(s, &lv1, c[0], c[1]);
+            Some(self.bilinear_fast(s, &lv1, c[0], c[1]))
+        } else {
+            None
+        };
+        Some(self.blend_and_divide(s, c0, c1, (f, second), active))
+    }
+
+    /// The quick paths' last steps, as `sample_warp`'s: level 0's colour
+    /// `c0`, blended towards level 1's `c1` by `f` on the `second` lanes
+    /// (`c0 + (c1 - c0) f`), divided by the format's divisors, 0 outside
+    /// `active`.
+    #[inline(always)]
+    pub(super) fn blend_and_divide<S: Simd>(
+        &self,
+        s: S,
+        mut out: [S::F; 4],
+        c1: Option<[S::F; 4]>,
+        (f, second): (S::F, S::M),
+        active: S::M,
+    ) -> [S::F; 4] {
+        if let Some(c1) = c1 {
             for i in 0..4 {
                 out[i] = second.select_f(out[i] + (c1[i] - out[i]) * f, out[i]);
             }
         }
+        let zero = s.splat(0.0);
         for i in 0..4 {
             out[i] = active.select_f(out[i] / s.splat(self.divisor[i]), zero);
         }
-        Some(out)
+        out
     }
 
     /// [`Slot::sample_quick`] when the slot has a byte plan (`bytes`), None
