@@ -8,6 +8,7 @@
 //! modes and filters random, coordinates include off-range and special
 //! values, some calls have inactive lanes. Portable and AVX2 backends.
 
+use crate::sampler_support::Rng;
 use warp9::resource::BaseTexture;
 use warp9::sampler::{BoundTextures, SamplerDesc};
 use warp9::simd::{FloatV, Portable, Simd};
@@ -15,22 +16,12 @@ use warp9::state::{TextureAddress as A, TextureFilter as F};
 use warp9::texture_fetch::{Lod, TextureFetch, TextureFetchScalar};
 use warp9::{Device, DeviceDesc, Format, Pool, Usage};
 
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
+/// Texture coordinates for the random requests, special values included.
+trait Coord {
+    fn coord(&mut self) -> f32;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn f(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
-    }
+impl Coord for Rng {
     fn coord(&mut self) -> f32 {
         match self.below(60) {
             0 => f32::NAN,
