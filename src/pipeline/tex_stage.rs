@@ -298,18 +298,13 @@ impl PixelStage for TexStage {
         }
         let (u, v, w) = (coord[0].0, coord[1].0, coord[2].0);
         let (ddx, ddy) = ([u.ddx(), v.ddx(), w.ddx()], [u.ddy(), v.ddy(), w.ddy()]);
-        // The byte kernel inline; anything else through the outlined sampler.
-        let textures = self.ffp.textures.as_ref();
-        let texture = match textures.sample_bytes(s, 0, [u, v, w], ddx, ddy, stamp.coverage) {
-            Some(t) => t,
-            None => s.outline(Fetch {
-                textures,
-                coord: [u, v, w],
-                ddx,
-                ddy,
-                active: stamp.coverage,
-            }),
-        };
+        let texture = s.outline(Fetch {
+            textures: self.ffp.textures.as_ref(),
+            coord: [u, v, w],
+            ddx,
+            ddy,
+            active: stamp.coverage,
+        });
         if let Some((rgb, alpha)) = self.forms {
             // Inputs are read only where the forms use them.
             let c = &mut out.color[0];

@@ -421,21 +421,6 @@ impl BoundTextures {
     ) -> Option<[S::F; 4]> {
         self.slot(slot)?.sample_quick(s, c, ddx, ddy, active)
     }
-
-    /// [`BoundTextures::sample_quick`] restricted to the byte kernel (8-bit
-    /// channels under WRAP or CLAMP): small enough for a stage to inline.
-    #[inline(always)]
-    pub(crate) fn sample_bytes<S: Simd>(
-        &self,
-        s: S,
-        slot: SamplerSlot,
-        c: [S::F; 3],
-        ddx: [S::F; 3],
-        ddy: [S::F; 3],
-        active: S::M,
-    ) -> Option<[S::F; 4]> {
-        self.slot(slot)?.sample_bytes(s, c, ddx, ddy, active)
-    }
 }
 
 /// What an unbound slot reads (TEXLDL; textures.md 5.6).

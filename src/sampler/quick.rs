@@ -95,23 +95,6 @@ impl Slot {
         out
     }
 
-    /// [`Slot::sample_quick`] when the slot has a byte plan (`bytes`), None
-    /// otherwise: the part small enough to inline into a pixel stage's
-    /// stamp loop, with no call in between.
-    #[inline(always)]
-    pub(crate) fn sample_bytes<S: Simd>(
-        &self,
-        s: S,
-        c: [S::F; 3],
-        ddx: [S::F; 3],
-        ddy: [S::F; 3],
-        active: S::M,
-    ) -> Option<[S::F; 4]> {
-        let plan = self.bytes.as_ref()?;
-        let levels = self.quick_levels(s, ddx, ddy, active);
-        plan.sample(s, self, [c[0], c[1]], levels, active)
-    }
-
     /// The mip levels and blend weight of a quick-shaped slot's implicit
     /// LOD (`mip_levels` of `sample_warp`'s isotropic LOD).
     #[inline(always)]
