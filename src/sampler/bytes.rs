@@ -33,9 +33,9 @@
 // Index loops keep closures out of the SIMD path (see the simd module docs).
 #![allow(clippy::needless_range_loop)]
 
+use super::Slot;
 use super::decode::{Chan, Decoder, Texels};
 use super::fast::{shared_lane, split_int};
-use super::{Dim, Slot};
 use crate::simd::{FloatV, IntV, MaskV, Simd};
 use crate::state::TextureAddress;
 
@@ -67,7 +67,7 @@ impl BytePlan {
     /// 8-bit or constant-1 channels, and per axis WRAP on power-of-two sizes
     /// (every level) or CLAMP.
     pub(super) fn new(slot: &Slot) -> Option<BytePlan> {
-        if !slot.quick_shape() || slot.dim != Dim::Tex2D {
+        if !slot.quick {
             return None;
         }
         let Decoder::Packed { bytes: 4, chans } = slot.decoder else {

@@ -300,6 +300,7 @@ impl Slot {
             bytes: None,
         };
         slot.quick = slot.quick_shape();
+        // After `quick`: the byte plan refines the quick shape.
         slot.bytes = bytes::BytePlan::new(&slot);
         slot
     }
