@@ -179,3 +179,27 @@ fn a_resource_written_on_one_thread_is_read_on_another() {
         &got[..8]
     );
 }
+
+/// The stamp loops run on warp9's own workers, even for one thread, so a
+/// caller with a small stack can draw. Unoptimised, the fixed-function
+/// stamp loop needs about 2 MB of stack; this caller has 512 KB, so the
+/// test fails at opt-level 0 if a draw's tiles run on the calling thread.
+#[test]
+fn a_one_thread_device_draws_from_a_small_stack() {
+    let expected = {
+        let mut d = device(DriverType::Warp, 1);
+        let tex = texture(&mut d, 7);
+        frame(&mut d, &tex, 7)
+    };
+    let got = std::thread::Builder::new()
+        .stack_size(512 << 10)
+        .spawn(|| {
+            let mut d = device(DriverType::Warp, 1);
+            let tex = texture(&mut d, 7);
+            frame(&mut d, &tex, 7)
+        })
+        .unwrap()
+        .join()
+        .expect("the small-stack thread drew");
+    assert_eq!(got, expected);
+}

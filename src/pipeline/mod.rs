@@ -70,13 +70,21 @@ pub(crate) struct Pipeline {
     caches: draw_state::Caches,
 }
 
+/// Stack size of each Warp worker. Unoptimised (an application's debug
+/// build, or its `cargo test`, compiles warp9 at opt-level 0), a draw
+/// with the fixed-function pixel stage needs over 2 MB of stack,
+/// which is all a Rust thread gets by default; the workers get room to
+/// spare. Only the pages a worker touches are committed.
+const WORKER_STACK_BYTES: usize = 32 << 20;
+
 impl Pipeline {
-    /// The long-lived pool for `threads` workers (rebuilt when the count changes);
-    /// None for one thread (work runs on the caller).
+    /// The long-lived pool for `threads` workers (rebuilt when the count
+    /// changes). One thread gets a pool of one worker, so draws never run
+    /// on the caller's stack, whose size warp9 does not choose (a test
+    /// harness's threads have 2 MB). None only when the system cannot
+    /// start a thread; work then runs on the caller.
     pub(crate) fn pool(&mut self, threads: usize) -> Option<Arc<rayon::ThreadPool>> {
-        if threads <= 1 {
-            return None;
-        }
+        let threads = threads.max(1);
         if let Some((n, p)) = &self.pool
             && *n == threads
         {
@@ -84,6 +92,7 @@ impl Pipeline {
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
+            .stack_size(WORKER_STACK_BYTES)
             .thread_name(|i| format!("warp9-raster-{i}"))
             .build()
             .ok()?;
@@ -122,7 +131,17 @@ fn vertex_numbers(call: &DrawCall) -> Vec<u32> {
 impl Device {
     /// Runs a validated draw on the device's driver (the wiring is in
     /// `draw_state`: vertex stage, links, pixel stage, rasterizer).
+    ///
+    /// A Warp draw runs whole on the device's workers (see
+    /// [`Pipeline::pool`]), so its stack is warp9's choice, not the
+    /// caller's. The Reference runs on the caller, as the spec's scalar
+    /// oracle without rayon.
     pub(crate) fn execute(&mut self, call: DrawCall) -> Result<()> {
+        if self.driver != crate::caps::DriverType::Reference
+            && let Some(pool) = self.pipeline.pool(self.threads)
+        {
+            return pool.install(|| draw_state::execute(self, call));
+        }
         draw_state::execute(self, call)
     }
 
