@@ -171,7 +171,7 @@ impl Device {
         let pool = if self.driver == crate::caps::DriverType::Reference {
             None
         } else {
-            self.pipeline.pool(self.threads)
+            self.pipeline.split_pool(self.threads)
         };
         if flags.contains(ClearFlags::TARGET) {
             let rgba = Color(color).to_rgba();

@@ -293,7 +293,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     let pool = if reference {
         None
     } else {
-        d.pipeline.pool(d.threads)
+        d.pipeline.split_pool(d.threads)
     };
     let mut ffp_key: Option<FfpVertexKey> = None;
     let (buf, prims, var) = if let Some(layout) = &fetch_layout {
@@ -594,7 +594,7 @@ fn render<P: PixelStage>(
     let pool = if driver == DriverType::Reference {
         None
     } else {
-        d.pipeline.pool(d.threads)
+        d.pipeline.split_pool(d.threads)
     };
     let mut scratch = std::mem::take(&mut d.pipeline.scratch);
     let passed = targets::with_targets(st, |fb| {

@@ -100,6 +100,16 @@ impl Pipeline {
         self.pool = Some((threads, Arc::clone(&pool)));
         Some(pool)
     }
+
+    /// The pool to split a draw's phases across: None for one thread, so
+    /// its phases run one after another on the worker the draw runs on
+    /// (rayon's splitting costs a one-worker pool time and buys nothing).
+    pub(crate) fn split_pool(&mut self, threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+        if threads <= 1 {
+            return None;
+        }
+        self.pool(threads)
+    }
 }
 
 /// Reads the draw's index list (or vertex numbers) into source vertex numbers.
