@@ -180,10 +180,11 @@ fn a_resource_written_on_one_thread_is_read_on_another() {
     );
 }
 
-/// The stamp loops run on warp9's own workers, even for one thread, so a
+/// A Warp draw runs whole on warp9's own workers, even for one thread, so a
 /// caller with a small stack can draw. Unoptimised, the fixed-function
-/// stamp loop needs about 2 MB of stack; this caller has 512 KB, so the
-/// test fails at opt-level 0 if a draw's tiles run on the calling thread.
+/// stamp loop needs about 2 MB of stack and the vertex stage over 512 KB;
+/// this caller has 512 KB, so the test fails at opt-level 0 (CI's
+/// unoptimised step) if any part of a draw runs on the calling thread.
 #[test]
 fn a_one_thread_device_draws_from_a_small_stack() {
     let expected = {
