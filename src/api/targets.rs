@@ -168,11 +168,7 @@ impl Device {
             rects.iter().map(|r| r.intersect(&limit)).collect()
         };
         // The Warp driver's workers share large fills (Reference: one thread).
-        let pool = if self.driver == crate::caps::DriverType::Reference {
-            None
-        } else {
-            self.pipeline.split_pool(self.threads)
-        };
+        let pool = self.split_pool();
         if flags.contains(ClearFlags::TARGET) {
             let rgba = Color(color).to_rgba();
             for rt in self.render_targets.iter().flatten() {

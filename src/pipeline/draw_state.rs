@@ -290,11 +290,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     );
     let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
     let reference = d.driver == DriverType::Reference;
-    let pool = if reference {
-        None
-    } else {
-        d.pipeline.split_pool(d.threads)
-    };
+    let pool = d.split_pool();
     let mut ffp_key: Option<FfpVertexKey> = None;
     let (buf, prims, var) = if let Some(layout) = &fetch_layout {
         let views: Vec<Option<StreamView>> = (0..d.state.streams.len())
@@ -591,11 +587,7 @@ fn render<P: PixelStage>(
     };
     let driver = d.driver;
     let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
-    let pool = if driver == DriverType::Reference {
-        None
-    } else {
-        d.pipeline.split_pool(d.threads)
-    };
+    let pool = d.split_pool();
     let mut scratch = std::mem::take(&mut d.pipeline.scratch);
     let passed = targets::with_targets(st, |fb| {
         if driver == DriverType::Reference {

@@ -147,12 +147,28 @@ impl Device {
     /// caller's. The Reference runs on the caller, as the spec's scalar
     /// oracle without rayon.
     pub(crate) fn execute(&mut self, call: DrawCall) -> Result<()> {
-        if self.driver != crate::caps::DriverType::Reference
-            && let Some(pool) = self.pipeline.pool(self.threads)
-        {
+        if let Some(pool) = self.draw_pool() {
             return pool.install(|| draw_state::execute(self, call));
         }
         draw_state::execute(self, call)
+    }
+
+    /// The pool a whole draw runs on: the Warp driver's workers, None for
+    /// the Reference (the spec's scalar oracle runs on the caller).
+    fn draw_pool(&mut self) -> Option<Arc<rayon::ThreadPool>> {
+        if self.driver == crate::caps::DriverType::Reference {
+            return None;
+        }
+        self.pipeline.pool(self.threads)
+    }
+
+    /// The pool a draw's or a clear's phases split across: None for the
+    /// Reference and for one thread (see [`Pipeline::split_pool`]).
+    pub(crate) fn split_pool(&mut self) -> Option<Arc<rayon::ThreadPool>> {
+        if self.driver == crate::caps::DriverType::Reference {
+            return None;
+        }
+        self.pipeline.split_pool(self.threads)
     }
 
     /// Finishes all queued work, so readback, locks and queries see every
