@@ -500,3 +500,96 @@ fn depth_clipped_full_blocks_equal_reference() {
         );
     }
 }
+
+/// A dense point cloud in a small area, so that many points share a pixel:
+/// per-vertex sizes (mostly 1, which the Warp driver gathers eight to a
+/// stamp; some larger or empty, which it draws the usual way in between),
+/// random states including blending, so the order of the points on a
+/// pixel shows.
+fn render_point_cloud(seed: u32, o: &Opts) -> (Vec<u8>, Vec<u8>) {
+    let mut d = device(o);
+    let mut r = Rng(seed);
+    d.clear(
+        &[],
+        ClearFlags::TARGET | ClearFlags::ZBUFFER | ClearFlags::STENCIL,
+        r.next(),
+        0.5,
+        r.below(256),
+    )
+    .unwrap();
+    for s in random_states(&mut r) {
+        d.set_render_state(s);
+    }
+    d.set_fvf(
+        warp9::Fvf::XYZRHW
+            .union(warp9::Fvf::PSIZE)
+            .union(warp9::Fvf::DIFFUSE)
+            .union(warp9::Fvf::SPECULAR),
+    )
+    .unwrap();
+    let n = 600;
+    let mut bytes = Vec::with_capacity(n * 28);
+    for _ in 0..n {
+        // Pixel centres of a 12x9 patch (several points per pixel), some
+        // a hair off them, a few anywhere (also outside the target).
+        let (x, y) = match r.below(10) {
+            0 => (r.f(-4.0, 60.0), r.f(-4.0, 50.0)),
+            1 => (
+                (8 + r.below(12)) as f32 + r.pick(&[-0.5, 0.5, 0.001, -0.001]),
+                (6 + r.below(9)) as f32 + r.pick(&[-0.5, 0.5, 0.001, -0.001]),
+            ),
+            _ => ((8 + r.below(12)) as f32, (6 + r.below(9)) as f32),
+        };
+        let size = match r.below(12) {
+            0 => 2.0,
+            1 => 3.5,
+            2 => 0.25,
+            _ => 1.0,
+        };
+        for f in [x, y, r.f(0.0, 1.0), r.f(0.25, 2.0), size] {
+            bytes.extend_from_slice(&f.to_le_bytes());
+        }
+        bytes.extend_from_slice(&r.next().to_le_bytes());
+        bytes.extend_from_slice(&r.next().to_le_bytes());
+    }
+    d.draw_primitive_up(PrimitiveType::PointList, n as u32, &bytes, 28)
+        .unwrap();
+    let ds = d.get_depth_stencil_surface().unwrap().read_bytes();
+    (raw(&d), ds)
+}
+
+#[test]
+fn point_clouds_equal_reference_for_threads_and_backends() {
+    let mut differs_from_clear = 0;
+    for seed in 1..=60u32 {
+        let o = |driver, threads, simd| Opts {
+            threads,
+            simd,
+            ..opts(driver, Format::A8R8G8B8, Format::D24S8)
+        };
+        let reference = render_point_cloud(seed, &o(DriverType::Reference, 1, SimdChoice::Auto));
+        for (threads, simd) in [
+            (1, SimdChoice::Auto),
+            (2, SimdChoice::Portable),
+            (3, SimdChoice::Avx2),
+        ] {
+            let warp = render_point_cloud(seed, &o(DriverType::Warp, threads, simd));
+            assert!(
+                warp.0 == reference.0,
+                "seed {seed}, {threads} threads {simd:?}: colour differs"
+            );
+            assert!(
+                warp.1 == reference.1,
+                "seed {seed}, {threads} threads {simd:?}: depth-stencil differs"
+            );
+        }
+        let first = reference.0[..4].to_vec();
+        if reference.0.chunks(4).any(|px| px != first) {
+            differs_from_clear += 1;
+        }
+    }
+    assert!(
+        differs_from_clear > 25,
+        "only {differs_from_clear} clouds drew"
+    );
+}

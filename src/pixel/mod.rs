@@ -215,6 +215,14 @@ pub trait PixelStage: Sync {
             self.shade(s, st, attrs, out, scratch);
         }
     }
+    /// Each lane's outputs depend only on that lane's inputs, its pixel
+    /// and facing: [`PixelStage::shade`] reads no derivatives (no implicit
+    /// texture LOD) and not the [`AttrPlanes`]. The Warp rasterizer may then
+    /// shade lanes of different primitives in one stamp (single-pixel
+    /// points, `raster::points`).
+    fn lanes_independent(&self) -> bool {
+        false
+    }
     /// Shades one pixel; `attr(k)` is input k at the pixel.
     fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar;
     /// Shades the 8 lanes of a stamp one value at a time (Reference
@@ -266,6 +274,11 @@ impl PixelStage for ColorStage {
     fn scratch<S: Simd>(&self, _s: S) {}
 
     const INLINE_BLOCKS: bool = true;
+
+    /// Each lane's colour is its own inputs, clamped.
+    fn lanes_independent(&self) -> bool {
+        true
+    }
 
     /// Each channel is clamped (NaN to 0) above.
     const SATURATES: bool = true;

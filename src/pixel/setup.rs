@@ -284,6 +284,27 @@ pub(crate) fn setup_line(
     })
 }
 
+/// The pixels a point of `size` at vertex `p` (screen x, y first) covers,
+/// inside `clip`: the centres in [x - size/2, x + size/2) on each axis,
+/// edges snapped to 16.8.
+#[inline(always)]
+pub(crate) fn point_bbox(p: &[f32], size: f32, clip: Rect) -> Rect {
+    let h = size * 0.5;
+    let (l, t, r, b) = (
+        snap(p[0] - h),
+        snap(p[1] - h),
+        snap(p[0] + h),
+        snap(p[1] + h),
+    );
+    Rect::new(
+        ceil_div(i64::from(l), 256) as i32,
+        ceil_div(i64::from(t), 256) as i32,
+        ceil_div(i64::from(r), 256) as i32,
+        ceil_div(i64::from(b), 256) as i32,
+    )
+    .intersect(&clip)
+}
+
 /// Sets up a point sprite of size `size` at vertex `v` (scalar; both
 /// drivers use it): a square `(x ± size/2, y ± size/2)` whose pixels are
 /// those with centres in `[left, right) x [top, bottom)` (the top-left rule
@@ -301,20 +322,7 @@ pub(crate) fn setup_point(
     z_override: Option<(Plane, f32)>,
 ) -> Option<PrimSetup> {
     let p = buf.get(v);
-    let h = size * 0.5;
-    let (l, t, r, b) = (
-        snap(p[0] - h),
-        snap(p[1] - h),
-        snap(p[0] + h),
-        snap(p[1] + h),
-    );
-    let bbox = Rect::new(
-        ceil_div(i64::from(l), 256) as i32,
-        ceil_div(i64::from(t), 256) as i32,
-        ceil_div(i64::from(r), 256) as i32,
-        ceil_div(i64::from(b), 256) as i32,
-    )
-    .intersect(&clip);
+    let bbox = point_bbox(p, size, clip);
     if bbox.is_empty() {
         return None;
     }

@@ -9,6 +9,7 @@
 //! bit-identical for any thread count; every float formula repeats the
 //! Reference driver's, so the image equals the Reference image too.
 
+mod points;
 mod setup;
 mod tile;
 
@@ -18,9 +19,10 @@ use crate::geom::{Prim, VertexBuf};
 use crate::pipeline::FrameTargets;
 use crate::pipeline::state::DrawState;
 use crate::pixel::PixelStage;
-use crate::pixel::setup::{PrimSetup, snap};
-use crate::reference::Inputs;
+use crate::pixel::setup::{PrimSetup, point_bbox, setup_point, snap};
+use crate::reference::{Inputs, point_size};
 use crate::simd::Backend;
+use crate::state::Rect;
 
 /// Tile width in pixels.
 pub(crate) const TILE_W: i32 = 64;
@@ -41,7 +43,25 @@ pub(crate) const PART_PRIMS: usize = 8192;
 pub(crate) struct Part {
     pub(crate) setups: Vec<PrimSetup>,
     pub(crate) planes: Vec<crate::pixel::Plane>,
+    /// Single-pixel points of a compact point draw (see [`PointRec`]).
+    pub(crate) points: Vec<PointRec>,
+    /// Per tile, in submission order: indices into `setups`, or into
+    /// `points` with [`COMPACT`] set.
     pub(crate) bins: Vec<Vec<u32>>,
+}
+
+/// Marks a bin entry that indexes [`Part::points`].
+pub(crate) const COMPACT: u32 = 1 << 31;
+
+/// A point that covers exactly one pixel, in a draw whose points are
+/// gathered (`points`): its pixel and vertex, instead of a [`PrimSetup`]
+/// and constant planes (about 20 times the bytes, written and read back
+/// for every point of a point cloud).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointRec {
+    pub(crate) x: i32,
+    pub(crate) y: i32,
+    pub(crate) v: u32,
 }
 
 /// Buffers reused from draw to draw (no fresh allocation, no page faults).
@@ -64,10 +84,21 @@ fn build_part(
     backend: Backend,
     tiles_x: i32,
     tiles_y: i32,
+    compact: bool,
     part: &mut Part,
 ) {
     part.setups.clear();
     part.planes.clear();
+    part.points.clear();
+    part.bins
+        .resize_with((tiles_x * tiles_y) as usize, Vec::new);
+    for b in part.bins.iter_mut() {
+        b.clear();
+    }
+    if compact {
+        build_points(st, buf, prims, inputs, tiles_x, part);
+        return;
+    }
     part.setups.reserve(prims.len());
     setup::build(
         st,
@@ -79,22 +110,68 @@ fn build_part(
         &mut part.setups,
         &mut part.planes,
     );
-    // Bin: tile (tx, ty) of the clip rectangle's grid gets every primitive
-    // whose bounding box touches it, in order.
-    part.bins
-        .resize_with((tiles_x * tiles_y) as usize, Vec::new);
-    for b in part.bins.iter_mut() {
-        b.clear();
-    }
     for (i, p) in part.setups.iter().enumerate() {
-        if p.bbox.is_empty() {
+        bin(&mut part.bins, tiles_x, &p.bbox, i as u32);
+    }
+}
+
+/// Bins `entry`: tile (tx, ty) of the clip rectangle's grid gets every
+/// primitive whose bounding box touches it, in order.
+#[inline(always)]
+fn bin(bins: &mut [Vec<u32>], tiles_x: i32, bbox: &Rect, entry: u32) {
+    if bbox.is_empty() {
+        return;
+    }
+    for ty in bbox.top / TILE_H..=(bbox.bottom - 1) / TILE_H {
+        for tx in bbox.left / TILE_W..=(bbox.right - 1) / TILE_W {
+            bins[(ty * tiles_x + tx) as usize].push(entry);
+        }
+    }
+}
+
+/// Sets up and bins the points of a compact point draw: a point covering
+/// one pixel becomes a [`PointRec`], any other the usual set-up.
+fn build_points(
+    st: &DrawState,
+    buf: &VertexBuf,
+    prims: &[Prim],
+    inputs: &Inputs<'_>,
+    tiles_x: i32,
+    part: &mut Part,
+) {
+    for prim in prims {
+        let Prim::Point(v) = *prim else {
+            continue;
+        };
+        let size = point_size(st, buf, v);
+        let bbox = point_bbox(buf.get(v), size, st.clip);
+        if bbox.is_empty() {
             continue;
         }
-        for ty in p.bbox.top / TILE_H..=(p.bbox.bottom - 1) / TILE_H {
-            for tx in p.bbox.left / TILE_W..=(p.bbox.right - 1) / TILE_W {
-                part.bins[(ty * tiles_x + tx) as usize].push(i as u32);
-            }
-        }
+        let entry = if bbox.right - bbox.left == 1 && bbox.bottom - bbox.top == 1 {
+            part.points.push(PointRec {
+                x: bbox.left,
+                y: bbox.top,
+                v,
+            });
+            (part.points.len() - 1) as u32 | COMPACT
+        } else {
+            let Some(p) = setup_point(
+                buf,
+                v,
+                size,
+                false,
+                inputs.list,
+                st.clip,
+                &mut part.planes,
+                None,
+            ) else {
+                continue;
+            };
+            part.setups.push(p);
+            (part.setups.len() - 1) as u32
+        };
+        bin(&mut part.bins, tiles_x, &bbox, entry);
     }
 }
 
@@ -133,9 +210,11 @@ pub(crate) fn draw<P: PixelStage>(
         parts.resize_with(n_parts, Part::default);
     }
     let parts = &mut parts[..n_parts];
+    let gather_points = matches!(prims.first(), Some(Prim::Point(_))) && stage.lanes_independent();
+    let compact = gather_points && !st.point_sprite;
     let build = |(chunk, part): (&[Prim], &mut Part)| {
         build_part(
-            st, buf, snapped, chunk, inputs, backend, tiles_x, tiles_y, part,
+            st, buf, snapped, chunk, inputs, backend, tiles_x, tiles_y, compact, part,
         );
     };
     match pool {
@@ -152,8 +231,12 @@ pub(crate) fn draw<P: PixelStage>(
     }
     if prims.is_empty() {
         parts[0].setups.clear();
+        parts[0].points.clear();
     }
-    if parts.iter().all(|p| p.setups.is_empty()) {
+    if parts
+        .iter()
+        .all(|p| p.setups.is_empty() && p.points.is_empty())
+    {
         return 0;
     }
     let parts = &*parts;
@@ -170,6 +253,8 @@ pub(crate) fn draw<P: PixelStage>(
             st.fog.map(|f| f.source),
             Some(crate::pipeline::state::FogSource::Table { w_based: true, .. })
         ),
+        gather_points,
+        buf,
     };
     let run = |band: FrameTargets<'_>| -> u64 {
         if band.y0 >= st.clip.bottom || band.y0 + band.rows <= st.clip.top {

@@ -7,6 +7,7 @@
 //! rejects the tile crosses it, so its values there are within
 //! 68 * (|a| + |b|) < 2^30 of zero (|a|, |b| < 2^23 inside the guard band).
 
+use super::points::{Added, Gather};
 use super::{TILE_H, TILE_W};
 use crate::om::{FastOm, FastTargets, StampIn, merge, merge_fast, merge_fast_rows};
 use crate::pipeline::FrameTargets;
@@ -32,11 +33,15 @@ pub(crate) struct Ctx<'a, P> {
     pub(crate) fast: Option<FastOm>,
     /// Table fog from w (stamps need `1 / q` even for affine primitives).
     pub(crate) w_fog: bool,
+    /// Single-pixel points are gathered into stamps (`points`).
+    pub(crate) gather_points: bool,
+    /// The draw's vertices (compact points read theirs here).
+    pub(crate) buf: &'a crate::geom::VertexBuf,
 }
 
 /// Where stamps are merged: the general merger, or its fast path on word
 /// views of the band's depth buffer and RT0.
-trait Sink<S: Simd> {
+pub(super) trait Sink<S: Simd> {
     /// First surface row of the band.
     fn y0(&self) -> i32;
     /// Prefetches pixel columns `x0..x1` of the band (a hint; nothing by
@@ -158,7 +163,7 @@ struct Interp<S: Simd> {
 }
 
 /// The column and row terms of one primitive over a region.
-struct Terms<S: Simd> {
+pub(super) struct Terms<S: Simd> {
     x0: i32,
     y0: i32,
     /// Planes per column / row: z, q, then the inputs.
@@ -358,6 +363,7 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
     let mut out = PixelOut::new(s);
     let mut ip = Interp::new(s);
     let mut scratch = ctx.stage.scratch(s);
+    let mut gather = ctx.gather_points.then(Gather::new);
     for tx in 0..ctx.tiles_x {
         let tile = Rect::new(
             tx * TILE_W,
@@ -384,8 +390,24 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
         {
             sink.prefetch_columns((tx + 1) * TILE_W, (tx + 2) * TILE_W);
         }
-        for part in ctx.parts {
+        if let Some(g) = &mut gather {
+            g.start(tx, ty);
+        }
+        for (part_index, part) in ctx.parts.iter().enumerate() {
             for &pi in part.bins.get(t).map_or(&[][..], |b| &b[..]) {
+                if let Some(g) = &mut gather {
+                    let added = g.add(part, part_index as u32, pi, &tile);
+                    if added == Added::Yes {
+                        continue;
+                    }
+                    samples +=
+                        u64::from(g.flush(s, ctx, sink, &mut out, &mut ip.vals, &mut scratch));
+                    if added == Added::Taken {
+                        let again = g.add(part, part_index as u32, pi, &tile);
+                        debug_assert_eq!(again, Added::Yes);
+                        continue;
+                    }
+                }
                 let p = &part.setups[pi as usize];
                 let pl = &part.planes[p.attr_off as usize..p.attr_off as usize + n_in];
                 samples += u64::from(prim(
@@ -400,6 +422,9 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
                     &mut scratch,
                 ));
             }
+        }
+        if let Some(g) = &mut gather {
+            samples += u64::from(g.flush(s, ctx, sink, &mut out, &mut ip.vals, &mut scratch));
         }
     }
     samples

@@ -1,0 +1,251 @@
+//! Single-pixel points gathered into full stamps.
+//!
+//! A point of size 1 covers one pixel, so shading it as its own 4x2 stamp
+//! wastes seven lanes, and a point cloud (scene S6: a million of them) pays
+//! the stamp's whole cost per point. When the pixel stage's lanes are
+//! independent ([`PixelStage::lanes_independent`]: no derivatives, no
+//! implicit texture LOD), the points of a tile that land on distinct pixels
+//! are gathered into the stamps that hold those pixels and shaded eight at
+//! a time.
+//!
+//! Invariants, which keep the image bit-identical to drawing point by
+//! point (and so to the Reference driver):
+//! - a gathered lane's depth, `1 / q` and inputs are its own point's planes
+//!   evaluated at its pixel with the formula of `tile::Terms` (the same
+//!   operations in the same order);
+//! - a batch never holds two points on one pixel: a point whose pixel is
+//!   taken flushes the batch first, and so does any primitive that is not
+//!   gathered, so every pixel sees its primitives in submission order
+//!   (pixels are independent of each other, so their order across pixels
+//!   does not matter);
+//! - only front-facing points without depth bias or perspective planes are
+//!   gathered (a stamp merges with one bias and one facing).
+
+use super::tile::{Ctx, Sink};
+use super::{COMPACT, Part, TILE_H, TILE_W};
+use crate::geom::HEADER;
+use crate::om::StampIn;
+use crate::pixel::setup::{Cover, rel, snap};
+use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
+use crate::simd::{FloatV, Simd};
+use crate::state::Rect;
+
+/// Stamps per tile row and per tile.
+const STAMP_COLS: usize = TILE_W as usize / 4;
+const STAMPS: usize = STAMP_COLS * TILE_H as usize / 2;
+
+/// What [`Gather::add`] did with a primitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Added {
+    /// Gathered (or nothing of it is inside the tile).
+    Yes,
+    /// Its pixel already holds a gathered point: flush, then add again.
+    Taken,
+    /// Not a gatherable point: flush, then draw it the usual way.
+    No,
+}
+
+/// The points gathered in one tile, waiting to be shaded.
+pub(super) struct Gather {
+    /// The tile's grid origin (multiples of the tile size).
+    x0: i32,
+    y0: i32,
+    /// Bit x of `rows[y]`: pixel (x0 + x, y0 + y) holds a point.
+    rows: [u64; TILE_H as usize],
+    /// Stamps holding points (`sy * STAMP_COLS + sx`), first touch first.
+    touched: Vec<u16>,
+    /// Per stamp: lanes holding points.
+    bits: Vec<u8>,
+    /// Per stamp and lane: the point's part and set-up index.
+    lanes: Vec<[(u32, u32); 8]>,
+    /// Per stamp plane (z, q, inputs): the 8 lanes' values.
+    vals: Vec<[f32; 8]>,
+}
+
+impl Gather {
+    /// An empty gather.
+    pub(super) fn new() -> Gather {
+        Gather {
+            x0: 0,
+            y0: 0,
+            rows: [0; TILE_H as usize],
+            touched: Vec::with_capacity(STAMPS),
+            bits: vec![0; STAMPS],
+            lanes: vec![[(0, 0); 8]; STAMPS],
+            vals: Vec::new(),
+        }
+    }
+
+    /// Starts tile `(tx, ty)`; the gather must be empty (flushed).
+    pub(super) fn start(&mut self, tx: i32, ty: i32) {
+        debug_assert!(self.touched.is_empty());
+        self.x0 = tx * TILE_W;
+        self.y0 = ty * TILE_H;
+    }
+
+    /// Gathers bin entry `entry` of part `part` (number `part_index`),
+    /// clipped to `tile`.
+    #[inline(always)]
+    pub(super) fn add(&mut self, part: &Part, part_index: u32, entry: u32, tile: &Rect) -> Added {
+        let (x, y) = if entry & COMPACT != 0 {
+            let rec = &part.points[(entry & !COMPACT) as usize];
+            if rec.x < tile.left || rec.x >= tile.right || rec.y < tile.top || rec.y >= tile.bottom
+            {
+                return Added::Yes;
+            }
+            (rec.x, rec.y)
+        } else {
+            let p = &part.setups[entry as usize];
+            let r = p.bbox.intersect(tile);
+            if r.is_empty() {
+                return Added::Yes;
+            }
+            if !matches!(p.cover, Cover::Rect)
+                || r.right - r.left != 1
+                || r.bottom - r.top != 1
+                || p.persp != 0
+                || p.bias.to_bits() != 0
+                || !p.front
+            {
+                return Added::No;
+            }
+            (r.left, r.top)
+        };
+        let (px, py) = ((x - self.x0) as usize, (y - self.y0) as usize);
+        let row = &mut self.rows[py];
+        if *row & (1 << px) != 0 {
+            return Added::Taken;
+        }
+        *row |= 1 << px;
+        let stamp = (py / 2) * STAMP_COLS + px / 4;
+        let lane = (py & 1) * 4 + (px & 3);
+        if self.bits[stamp] == 0 {
+            self.touched.push(stamp as u16);
+        }
+        self.bits[stamp] |= 1 << lane;
+        self.lanes[stamp][lane] = (part_index, entry);
+        Added::Yes
+    }
+
+    /// Shades and merges every gathered stamp; returns the samples that
+    /// passed depth and stencil. Leaves the gather empty.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn flush<'c, S: Simd, P: PixelStage, K: Sink<S>>(
+        &mut self,
+        s: S,
+        ctx: &Ctx<'c, P>,
+        sink: &mut K,
+        out: &mut PixelOut<S>,
+        inputs: &mut Vec<S::F>,
+        scratch: &mut P::Scratch<'c, S>,
+    ) -> u32 {
+        if self.touched.is_empty() {
+            return 0;
+        }
+        let n = ctx.inputs.list.len();
+        let np = 2 + n;
+        if self.vals.len() < np {
+            self.vals.resize(np, [0.0; 8]);
+        }
+        if inputs.len() != n {
+            inputs.resize(n, s.splat(0.0));
+        }
+        let parts: &[Part] = ctx.parts;
+        let one = s.splat(1.0);
+        let mut samples = 0;
+        for ti in 0..self.touched.len() {
+            let stamp = self.touched[ti] as usize;
+            let bits = u32::from(self.bits[stamp]);
+            self.bits[stamp] = 0;
+            let x = self.x0 + 4 * (stamp % STAMP_COLS) as i32;
+            let y = self.y0 + 2 * (stamp / STAMP_COLS) as i32;
+            let vals = &mut self.vals[..np];
+            for lane in 0..8 {
+                if bits & (1 << lane) == 0 {
+                    for v in vals.iter_mut() {
+                        v[lane] = 0.0;
+                    }
+                    continue;
+                }
+                let (part, entry) = self.lanes[stamp][lane];
+                let part = &parts[part as usize];
+                let (lx, ly) = ((lane & 3) as f32, (lane >> 2) as f32);
+                if entry & COMPACT != 0 {
+                    // The planes setup_point would make: constants.
+                    let v = ctx.buf.get(part.points[(entry & !COMPACT) as usize].v);
+                    let fx = rel(x, snap(v[0])) + lx;
+                    let fy = rel(y, snap(v[1])) + ly;
+                    vals[0][lane] = eval(&Plane::constant(v[2]), fx, fy);
+                    vals[1][lane] = eval(&Plane::constant(v[3]), fx, fy);
+                    let attrs = &v[HEADER..];
+                    for (val, &k) in vals[2..].iter_mut().zip(ctx.inputs.list) {
+                        val[lane] = eval(&Plane::constant(attrs[k]), fx, fy);
+                    }
+                } else {
+                    let p = &part.setups[entry as usize];
+                    let pl = &part.planes[p.attr_off as usize..p.attr_off as usize + n];
+                    let fx = rel(x, p.ox) + lx;
+                    let fy = rel(y, p.oy) + ly;
+                    vals[0][lane] = eval(&p.z, fx, fy);
+                    vals[1][lane] = eval(&p.q, fx, fy);
+                    for (val, pl) in vals[2..].iter_mut().zip(pl) {
+                        val[lane] = eval(pl, fx, fy);
+                    }
+                }
+            }
+            for (dst, v) in inputs.iter_mut().zip(&vals[2..]) {
+                *dst = s.f32s(*v);
+            }
+            let z = s.f32s(vals[0]);
+            let wq = if ctx.w_fog {
+                one / s.f32s(vals[1])
+            } else {
+                one
+            };
+            let st = Stamp {
+                x,
+                y,
+                coverage: s.mask_from_bits(bits),
+                front: true,
+                w: one,
+                inputs: &inputs[..],
+            };
+            // No planes: a gathered stamp is several primitives, and only
+            // stages that never read the planes gather.
+            let attrs = AttrPlanes {
+                planes: &[],
+                persp: 0,
+            };
+            ctx.stage.shade(s, &st, &attrs, out, scratch);
+            let fog_alpha = match ctx.inputs.fog {
+                Some(k) => inputs[k],
+                None => one,
+            };
+            let z = match out.depth {
+                Some(d) => d.max(s.splat(0.0)).min(one),
+                None => z,
+            };
+            let inp = StampIn {
+                live: bits,
+                z,
+                w: wq,
+                fog_alpha,
+                bias: 0.0,
+                front: true,
+                x,
+                y: y - sink.y0(),
+            };
+            samples += sink.merge(s, ctx.st, out, &inp);
+        }
+        self.touched.clear();
+        self.rows = [0; TILE_H as usize];
+        samples
+    }
+}
+
+/// A plane at a pixel with `tile::Terms`' formula, `(a0 + ddx * fx) + ddy * fy`.
+#[inline(always)]
+fn eval(p: &Plane, fx: f32, fy: f32) -> f32 {
+    (p.a0 + p.ddx * fx) + p.ddy * fy
+}
