@@ -170,12 +170,50 @@ pub(crate) fn clip_and_project(
     vp: &Viewport,
     pool: Option<&rayon::ThreadPool>,
 ) -> Vec<Prim> {
-    let stride = buf.stride;
-    let mut out = Vec::with_capacity(prims.len());
+    let mut out;
     // Outcodes once per vertex, not once per primitive that uses it (a mesh
     // vertex belongs to about six triangles). Clipping appends vertices
     // that no input primitive refers to.
     let codes = outcodes(buf, planes, pool);
+    // Every vertex inside every plane (the common case): every primitive
+    // is kept as it is, so the list is not walked and copied.
+    let inside = codes.iter().all(|&c| c == 0)
+        && prims.iter().all(|p| match *p {
+            Prim::Point(v) => (v as usize) < codes.len(),
+            Prim::Line { v, .. } => v.iter().all(|&i| (i as usize) < codes.len()),
+            Prim::Tri { v, .. } => v.iter().all(|&i| (i as usize) < codes.len()),
+        });
+    if inside {
+        out = prims;
+    } else {
+        out = Vec::with_capacity(prims.len());
+        clip_prims(buf, prims, planes, &codes, &mut out);
+    }
+    let usable = project(buf, vp, pool);
+    if usable.iter().all(|&u| u) {
+        // Every vertex usable: nothing to drop (the vertex numbers were
+        // checked against the outcodes, one per vertex, above or below).
+        return out;
+    }
+    let ok = |i: u32| usable.get(i as usize).copied().unwrap_or(false);
+    out.retain(|p| match *p {
+        Prim::Point(v) => ok(v),
+        Prim::Line { v, .. } => v.iter().all(|&i| ok(i)),
+        Prim::Tri { v, .. } => v.iter().all(|&i| ok(i)),
+    });
+    out
+}
+
+/// Clips each of `prims` by its vertices' outcodes `codes` into `out`:
+/// kept whole, dropped, or cut (new vertices appended to `buf`).
+fn clip_prims(
+    buf: &mut VertexBuf,
+    prims: Vec<Prim>,
+    planes: &[ClipPlane],
+    codes: &[u32],
+    out: &mut Vec<Prim>,
+) {
+    let stride = buf.stride;
     let code = |i: u32| codes.get(i as usize).copied().unwrap_or(u32::MAX);
     for p in prims {
         match p {
@@ -232,14 +270,6 @@ pub(crate) fn clip_and_project(
             }
         }
     }
-    let usable = project(buf, vp, pool);
-    let ok = |i: u32| usable.get(i as usize).copied().unwrap_or(false);
-    out.retain(|p| match *p {
-        Prim::Point(v) => ok(v),
-        Prim::Line { v, .. } => v.iter().all(|&i| ok(i)),
-        Prim::Tri { v, .. } => v.iter().all(|&i| ok(i)),
-    });
-    out
 }
 
 /// Perspective divide and viewport transform of every vertex in place
