@@ -520,6 +520,22 @@ fn render_point_cloud(seed: u32, o: &Opts) -> (Vec<u8>, Vec<u8>) {
     for s in random_states(&mut r) {
         d.set_render_state(s);
     }
+    if seed.is_multiple_of(2) {
+        // A texture-stage cascade without a texture (TFACTOR times the
+        // diffuse colour, TFACTOR's alpha): the fixed-function pixel stage, whose lanes are
+        // independent too, instead of the pre-lit colour stage.
+        use warp9::state::{TextureArg, TextureOp, TextureStageState as T};
+        d.set_render_state(RenderState::TextureFactor(warp9::state::Color(r.next())));
+        for s in [
+            T::ColorOp(TextureOp::Modulate),
+            T::ColorArg1(TextureArg::TFACTOR),
+            T::ColorArg2(TextureArg::DIFFUSE),
+            T::AlphaOp(TextureOp::SelectArg1),
+            T::AlphaArg1(TextureArg::TFACTOR),
+        ] {
+            d.set_texture_stage_state(0, s).unwrap();
+        }
+    }
     d.set_fvf(
         warp9::Fvf::XYZRHW
             .union(warp9::Fvf::PSIZE)

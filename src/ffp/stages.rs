@@ -435,6 +435,12 @@ fn needs_sample(k: &StageKey, prev: Option<&StageKey>) -> bool {
 }
 
 impl FfpPixelProgram {
+    /// Some stage samples its texture (and so needs the quad's
+    /// derivatives for its level of detail).
+    pub fn samples_textures(&self) -> bool {
+        self.sample.iter().any(|&s| s)
+    }
+
     /// Compiles the cascade of `key`.
     pub fn new(key: FfpPixelKey) -> FfpPixelProgram {
         let sample = (0..key.stages.len())

@@ -231,6 +231,12 @@ impl PixelStage for FfpPixelStage {
         });
     }
 
+    /// Without texture reads the cascade is per-lane arithmetic on the
+    /// lane's own inputs and the stage constants.
+    fn lanes_independent(&self) -> bool {
+        !self.program.samples_textures()
+    }
+
     fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {
         single(self, attr)
     }
