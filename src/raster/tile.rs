@@ -9,7 +9,7 @@
 
 use super::points::{Added, Gather};
 use super::{TILE_H, TILE_W};
-use crate::om::{FastOm, FastTargets, StampIn, merge, merge_fast, merge_fast_rows};
+use crate::om::{FastOm, FastTargets, StampIn, StampRows, merge, merge_fast, merge_fast_rows};
 use crate::pipeline::FrameTargets;
 use crate::pipeline::state::DrawState;
 use crate::pixel::BATCH;
@@ -704,53 +704,100 @@ fn full_block<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool>
     t: &mut FastTargets<'_>,
     scratch: &mut P::Scratch<'c, S>,
 ) -> u32 {
-    let (ctx, p, terms) = (b.ctx, b.p, b.terms);
+    let terms = b.terms;
     let np = terms.np;
     let n = np - 2;
-    let one = s.splat(1.0);
     let (c0, r0) = (terms.col(b.bx), terms.row(b.by));
     let cols = &terms.t[c0..c0 + 2 * np];
     let rows = &terms.u[r0..r0 + 4 * np];
+    let (left_cols, right_cols) = cols.split_at(np);
     let mut vals = [s.splat(0.0); BLOCK_INPUTS];
     let vals = &mut vals[..n];
     let mut out = PixelOut::new(s);
+    let mut samples = 0;
+    // Index loops and one stamp function called twice rather than iterator
+    // adaptors or an array of the two halves: LLVM left a zip of chunks out
+    // of line (a call inside the AVX2 loop spills every vector register,
+    // all being caller-saved, and runs `vzeroupper`), and an array of
+    // `Option`s went through the stack.
+    for r in 0..4 {
+        let ur = &rows[r * np..(r + 1) * np];
+        let y = b.by + 2 * r as i32;
+        let [left, right] = t.block_rows(b.bx as usize, (y - b.y0) as usize);
+        let st = BlockStamp {
+            x: b.bx,
+            y,
+            tc: left_cols,
+            ur,
+        };
+        samples +=
+            block_stamp::<S, P, ZCLIP, AFFINE>(s, b, f, func, &st, left, vals, &mut out, scratch);
+        let st = BlockStamp {
+            x: b.bx + 4,
+            y,
+            tc: right_cols,
+            ur,
+        };
+        samples +=
+            block_stamp::<S, P, ZCLIP, AFFINE>(s, b, f, func, &st, right, vals, &mut out, scratch);
+    }
+    samples
+}
+
+/// Where one stamp of a [`full_block`] lies: its pixel and its column and row terms.
+struct BlockStamp<'a, S: Simd> {
+    x: i32,
+    y: i32,
+    tc: &'a [S::F],
+    ur: &'a [S::F],
+}
+
+/// One fully covered stamp of [`full_block`]: interpolated, shaded and
+/// merged into `words`; returns the samples that passed.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn block_stamp<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool>(
+    s: S,
+    b: &Block<'_, 'c, S, P>,
+    f: &FastOm,
+    func: CmpFunc,
+    at: &BlockStamp<'_, S>,
+    words: StampRows<'_>,
+    vals: &mut [S::F],
+    out: &mut PixelOut<S>,
+    scratch: &mut P::Scratch<'c, S>,
+) -> u32 {
+    let (ctx, p) = (b.ctx, b.p);
+    let one = s.splat(1.0);
+    let full = s.mask_from_bits(0xFF);
+    let (tc, ur) = (at.tc, at.ur);
+    let (z, wq) = if AFFINE {
+        // `eval_terms` for an affine primitive, without its tests.
+        sum_terms(vals, &tc[2..], &ur[2..]);
+        (tc[0] + ur[0], one)
+    } else {
+        eval_terms(s, ctx.w_fog, p, tc, ur, vals)
+    };
+    let st = Stamp {
+        x: at.x,
+        y: at.y,
+        coverage: full,
+        front: p.front,
+        w: if !AFFINE && p.persp != 0 { wq } else { one },
+        inputs: vals,
+    };
     let attrs = AttrPlanes {
         planes: b.pl,
         persp: p.persp,
     };
-    let full = s.mask_from_bits(0xFF);
-    let mut samples = 0;
-    for (r, ur) in rows.chunks_exact(np).enumerate() {
-        let y = b.by + 2 * r as i32;
-        let words = t.block_rows(b.bx as usize, (y - b.y0) as usize);
-        for (c, (tc, words)) in cols.chunks_exact(np).zip(words).enumerate() {
-            let x = b.bx + 4 * c as i32;
-            let (z, wq) = if AFFINE {
-                // `eval_terms` for an affine primitive, without its tests.
-                sum_terms(vals, &tc[2..], &ur[2..]);
-                (tc[0] + ur[0], one)
-            } else {
-                eval_terms(s, ctx.w_fog, p, tc, ur, vals)
-            };
-            let st = Stamp {
-                x,
-                y,
-                coverage: full,
-                front: p.front,
-                w: if !AFFINE && p.persp != 0 { wq } else { one },
-                inputs: vals,
-            };
-            ctx.stage.shade(s, &st, &attrs, &mut out, scratch);
-            // The fast merger has no fog, so the fog alpha is not needed.
-            let (z, bias) = merged_depth(s, p, &out, z);
-            samples += if P::SATURATES {
-                merge_fast_rows::<S, true, ZCLIP>(s, f, func, &out, full, z, bias, words)
-            } else {
-                merge_fast_rows::<S, false, ZCLIP>(s, f, func, &out, full, z, bias, words)
-            };
-        }
+    ctx.stage.shade(s, &st, &attrs, out, scratch);
+    // The fast merger has no fog, so the fog alpha is not needed.
+    let (z, bias) = merged_depth(s, p, out, z);
+    if P::SATURATES {
+        merge_fast_rows::<S, true, ZCLIP>(s, f, func, out, full, z, bias, words)
+    } else {
+        merge_fast_rows::<S, false, ZCLIP>(s, f, func, out, full, z, bias, words)
     }
-    samples
 }
 
 /// The depth a stamp of `p` merges with, and its bias: `oDepth` replaces
