@@ -65,3 +65,14 @@ pub(crate) enum Prim {
     /// A triangle whose winding test uses `v` in this order.
     Tri { v: [u32; 3], provoking: u32 },
 }
+
+impl Prim {
+    /// The vertex numbers of the primitive (1, 2 or 3 of them).
+    pub(crate) fn vertices(&self) -> &[u32] {
+        match self {
+            Prim::Point(v) => std::slice::from_ref(v),
+            Prim::Line { v, .. } => v,
+            Prim::Tri { v, .. } => v,
+        }
+    }
+}

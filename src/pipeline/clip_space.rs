@@ -178,11 +178,9 @@ pub(crate) fn clip_and_project(
     // Every vertex inside every plane (the common case): every primitive
     // is kept as it is, so the list is not walked and copied.
     let inside = codes.iter().all(|&c| c == 0)
-        && prims.iter().all(|p| match *p {
-            Prim::Point(v) => (v as usize) < codes.len(),
-            Prim::Line { v, .. } => v.iter().all(|&i| (i as usize) < codes.len()),
-            Prim::Tri { v, .. } => v.iter().all(|&i| (i as usize) < codes.len()),
-        });
+        && prims
+            .iter()
+            .all(|p| p.vertices().iter().all(|&i| (i as usize) < codes.len()));
     if inside {
         out = prims;
     } else {
@@ -196,11 +194,7 @@ pub(crate) fn clip_and_project(
         return out;
     }
     let ok = |i: u32| usable.get(i as usize).copied().unwrap_or(false);
-    out.retain(|p| match *p {
-        Prim::Point(v) => ok(v),
-        Prim::Line { v, .. } => v.iter().all(|&i| ok(i)),
-        Prim::Tri { v, .. } => v.iter().all(|&i| ok(i)),
-    });
+    out.retain(|p| p.vertices().iter().all(|&i| ok(i)));
     out
 }
 

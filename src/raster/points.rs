@@ -24,10 +24,9 @@
 use super::tile::{Ctx, Sink};
 use super::{COMPACT, Part, TILE_H, TILE_W};
 use crate::geom::HEADER;
-use crate::om::StampIn;
 use crate::pixel::setup::{Cover, rel, snap};
 use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
-use crate::simd::{FloatV, Simd};
+use crate::simd::Simd;
 use crate::state::Rect;
 
 /// Stamps per tile row and per tile.
@@ -218,25 +217,20 @@ impl Gather {
                 persp: 0,
             };
             ctx.stage.shade(s, &st, &attrs, out, scratch);
-            let fog_alpha = match ctx.inputs.fog {
-                Some(k) => inputs[k],
-                None => one,
-            };
-            let z = match out.depth {
-                Some(d) => d.max(s.splat(0.0)).min(one),
-                None => z,
-            };
-            let inp = StampIn {
-                live: bits,
-                z,
-                w: wq,
-                fog_alpha,
-                bias: 0.0,
-                front: true,
+            // Points are front-facing, without bias (see the module docs).
+            samples += super::tile::finish(
+                s,
+                ctx,
+                (0.0, true),
                 x,
-                y: y - sink.y0(),
-            };
-            samples += sink.merge(s, ctx.st, out, &inp);
+                y,
+                bits,
+                z,
+                wq,
+                &inputs[..],
+                out,
+                sink,
+            );
         }
         self.touched.clear();
         self.rows = [0; TILE_H as usize];

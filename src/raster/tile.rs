@@ -792,7 +792,7 @@ fn block_stamp<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool
     };
     ctx.stage.shade(s, &st, &attrs, out, scratch);
     // The fast merger has no fog, so the fog alpha is not needed.
-    let (z, bias) = merged_depth(s, p, out, z);
+    let (z, bias) = merged_depth(s, p.bias, out, z);
     if P::SATURATES {
         merge_fast_rows::<S, true, ZCLIP>(s, f, func, out, full, z, bias, words)
     } else {
@@ -803,10 +803,10 @@ fn block_stamp<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool
 /// The depth a stamp of `p` merges with, and its bias: `oDepth` replaces
 /// the interpolated `z`, clamped and unbiased (bytecode.md 10).
 #[inline(always)]
-fn merged_depth<S: Simd>(s: S, p: &PrimSetup, out: &PixelOut<S>, z: S::F) -> (S::F, f32) {
+fn merged_depth<S: Simd>(s: S, bias: f32, out: &PixelOut<S>, z: S::F) -> (S::F, f32) {
     match out.depth {
         Some(d) => (d.max(s.splat(0.0)).min(s.splat(1.0)), 0.0),
-        None => (z, p.bias),
+        None => (z, bias),
     }
 }
 
@@ -862,7 +862,19 @@ fn stamp<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         inputs: &ip.vals,
     };
     ctx.stage.shade(s, &st, &attrs, out, scratch);
-    finish(s, ctx, p, x, y, bits, z, wq, &ip.vals, out, fb)
+    finish(
+        s,
+        ctx,
+        (p.bias, p.front),
+        x,
+        y,
+        bits,
+        z,
+        wq,
+        &ip.vals,
+        out,
+        fb,
+    )
 }
 
 /// Stamps interpolated but not yet shaded, all of one primitive, for a
@@ -943,7 +955,7 @@ fn flush<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         samples += finish(
             s,
             ctx,
-            p,
+            (p.bias, p.front),
             q.x[k],
             q.y[k],
             q.bits[k],
@@ -957,13 +969,14 @@ fn flush<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     samples
 }
 
-/// Merges one shaded stamp: fog alpha, `oDepth` or the interpolated depth.
+/// Merges one shaded stamp of a primitive with depth bias `bias` and
+/// facing `front`: fog alpha, `oDepth` or the interpolated depth.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn finish<S: Simd, P: PixelStage, K: Sink<S>>(
+pub(super) fn finish<S: Simd, P: PixelStage, K: Sink<S>>(
     s: S,
     ctx: &Ctx<'_, P>,
-    p: &PrimSetup,
+    (bias, front): (f32, bool),
     x: i32,
     y: i32,
     bits: u32,
@@ -978,14 +991,14 @@ fn finish<S: Simd, P: PixelStage, K: Sink<S>>(
         Some(k) => vals[k],
         None => one,
     };
-    let (z, bias) = merged_depth(s, p, out, z);
+    let (z, bias) = merged_depth(s, bias, out, z);
     let inp = StampIn {
         live: bits,
         z,
         w: wq,
         fog_alpha,
         bias,
-        front: p.front,
+        front,
         x,
         y: y - fb.y0(),
     };
