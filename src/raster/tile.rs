@@ -800,8 +800,9 @@ fn block_stamp<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool
     }
 }
 
-/// The depth a stamp of `p` merges with, and its bias: `oDepth` replaces
-/// the interpolated `z`, clamped and unbiased (bytecode.md 10).
+/// The depth a stamp merges with, and its bias (the primitive's `bias`):
+/// `oDepth` replaces the interpolated `z`, clamped and unbiased
+/// (bytecode.md 10).
 #[inline(always)]
 fn merged_depth<S: Simd>(s: S, bias: f32, out: &PixelOut<S>, z: S::F) -> (S::F, f32) {
     match out.depth {
