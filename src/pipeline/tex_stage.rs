@@ -251,14 +251,35 @@ impl<S: Simd> Outlined<S> for Fetch<'_, S> {
         let (c, ddx, ddy) = (self.coord, self.ddx, self.ddy);
         match self.textures.sample_quick(s, 0, c, ddx, ddy, self.active) {
             Some(t) => t,
-            None => self.textures.sample(
-                s,
-                0,
-                [c[0], c[1], c[2], s.splat(0.0)],
-                Lod::Implicit { ddx, ddy },
-                self.active,
-            ),
+            // Out of line again: inlined, the general sampler's register
+            // pressure and stack frame (kilobytes) would weigh on the
+            // shortcut's code too.
+            None => s.outline(GeneralFetch(self)),
         }
+    }
+}
+
+/// [`Fetch`] through the general sampler, for requests the shortcut refuses.
+struct GeneralFetch<'a, S: Simd>(Fetch<'a, S>);
+
+impl<S: Simd> Outlined<S> for GeneralFetch<'_, S> {
+    type Output = [S::F; 4];
+    #[inline(always)]
+    fn run(self, s: S) -> [S::F; 4] {
+        let Fetch {
+            textures,
+            coord: c,
+            ddx,
+            ddy,
+            active,
+        } = self.0;
+        textures.sample(
+            s,
+            0,
+            [c[0], c[1], c[2], s.splat(0.0)],
+            Lod::Implicit { ddx, ddy },
+            active,
+        )
     }
 }
 

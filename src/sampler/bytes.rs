@@ -181,10 +181,8 @@ impl BytePlan {
         let pitch = s.splat_i(lv.pitch);
         let r0 = index(s, ty, lv.wrap[1], lv.last[1]).mul_lo(pitch);
         let r1 = index(s, ty + one_i, lv.wrap[1], lv.last[1]).mul_lo(pitch);
-        let w00 = s.gather_u32(words, r0 + x0);
-        let w10 = s.gather_u32(words, r0 + x1);
-        let w01 = s.gather_u32(words, r1 + x0);
-        let w11 = s.gather_u32(words, r1 + x1);
+        let (w00, w10) = s.gather_u32_adjacent(words, r0 + x0, r0 + x1);
+        let (w01, w11) = s.gather_u32_adjacent(words, r1 + x0, r1 + x1);
         let one = s.splat(1.0);
         let (wx0, wy0) = (one - wx, one - wy);
         // Tap order (0,0), (1,0), (0,1), (1,1), as `bilinear_fast`.

@@ -196,12 +196,9 @@ impl Slot {
         let wgt = [wx0 * wy0, wx * wy0, wx0 * wy, wx * wy];
         let pitch = s.splat_i(lv.pitch);
         let (r0, r1) = (yi[0].mul_lo(pitch), yi[1].mul_lo(pitch));
-        let w = [
-            s.gather_u32(lv.words, r0 + xi[0]),
-            s.gather_u32(lv.words, r0 + xi[1]),
-            s.gather_u32(lv.words, r1 + xi[0]),
-            s.gather_u32(lv.words, r1 + xi[1]),
-        ];
+        let (w00, w10) = s.gather_u32_adjacent(lv.words, r0 + xi[0], r0 + xi[1]);
+        let (w01, w11) = s.gather_u32_adjacent(lv.words, r1 + xi[0], r1 + xi[1]);
+        let w = [w00, w10, w01, w11];
         let none = one.ne(one);
         let border = match (xb, yb) {
             (None, None) => None,

@@ -372,6 +372,20 @@ impl Kernel for Edges {
         let short = &w[3..8];
         g(s.gather_u32(short, s.i32s([0, 4, 5, -1, i32::MIN, i32::MAX, 2, 1])));
         g(s.gather_u32(&w[..0], s.i32s([0; 8])));
+        // Adjacent pairs: all inside (the 64-bit loads, unaligned, up to the
+        // last word), one pair past the end, one lane not adjacent.
+        let one = s.splat_i(1);
+        for i0 in [
+            s.i32s([0, 3, 1, 2, 1, 0, 3, 2]),
+            s.i32s([0, 1, 2, 3, 4, 0, 1, 4]),
+        ] {
+            let (a, b) = s.gather_u32_adjacent(short, i0, i0 + one);
+            g(a);
+            g(b);
+        }
+        let (a, b) = s.gather_u32_adjacent(short, s.i32s([0; 8]), s.i32s([1, 1, 1, 1, 1, 1, 1, 3]));
+        g(a);
+        g(b);
         let mut buf = [0u32; 13];
         let v = s.load_u32(&w[2..10]);
         v.store_u32(&mut buf[1..9]);
@@ -396,6 +410,12 @@ fn unsafe_loads_stores_and_gathers_at_the_edges() {
         &[101, 102, 103, 104, 107, 108, 109, 110],
         &[103, 107, 0, 0, 0, 0, 105, 104],
         &[0; 8],
+        &[103, 106, 104, 105, 104, 103, 106, 105],
+        &[104, 107, 105, 106, 105, 104, 107, 106],
+        &[103, 104, 105, 106, 107, 103, 104, 107],
+        &[104, 105, 106, 107, 0, 104, 105, 0],
+        &[103; 8],
+        &[104, 104, 104, 104, 104, 104, 104, 106],
         // buf: rows at 0..4 and 9..13, then the two full stores in between.
         &[
             102, 103, 104, 105, 105, 102, 103, 104, 105, 106, 107, 108, 109,

@@ -180,6 +180,60 @@ impl Simd for Avx2 {
             )
         })
     }
+    #[inline(always)]
+    fn gather_u32_adjacent(self, words: &[u32], i0: AI, i1: AI) -> (AI, AI) {
+        // Pairs are readable when every i0 is in [0, len - 1) and i1 = i0 + 1.
+        let len = words.len().min(i32::MAX as usize) as i32;
+        let ok = avx!(_mm256_and_si256(
+            _mm256_and_si256(
+                _mm256_cmpgt_epi32(i0.0, _mm256_set1_epi32(-1)),
+                _mm256_cmpgt_epi32(_mm256_set1_epi32(len - 1), i0.0)
+            ),
+            _mm256_cmpeq_epi32(i1.0, _mm256_add_epi32(i0.0, _mm256_set1_epi32(1)))
+        ));
+        if avx!(_mm256_movemask_epi8(ok)) != -1 {
+            return (self.gather_u32(words, i0), self.gather_u32(words, i1));
+        }
+        let mut at = [0i32; 8];
+        // SAFETY: AVX2 is present (token); `at` is 32 writable bytes.
+        unsafe { _mm256_storeu_si256(at.as_mut_ptr().cast(), i0.0) };
+        // SAFETY: AVX2 is present (token) and `ok` checked every lane's
+        // 0 <= i0 < len - 1, so both words of each pair are inside `words`.
+        unsafe { Avx2::load_pairs(words, at) }
+    }
+}
+
+impl Avx2 {
+    /// Lane i = `(words[at[i]], words[at[i] + 1])` as two vectors.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and every `at[i]` must satisfy
+    /// `0 <= at[i]` and `at[i] + 1 < words.len()`.
+    #[inline(always)]
+    unsafe fn load_pairs(words: &[u32], at: [i32; 8]) -> (AI, AI) {
+        let p = words.as_ptr();
+        // SAFETY (whole body): the caller guarantees both words of every
+        // pair lie inside `words`; `read_unaligned` allows their 4-byte
+        // alignment. The intrinsics need AVX2, which the caller guarantees.
+        unsafe {
+            // A macro, not a closure: a call here would spill every vector.
+            macro_rules! q {
+                ($k:expr) => {
+                    p.add(at[$k] as usize).cast::<i64>().read_unaligned()
+                };
+            }
+            // 128-bit halves hold lanes (0, 1 | 4, 5) and (2, 3 | 6, 7), so
+            // one in-lane shuffle of the two gives lanes 0..8 in order.
+            let a = _mm256_castsi256_ps(_mm256_setr_epi64x(q!(0), q!(1), q!(4), q!(5)));
+            let b = _mm256_castsi256_ps(_mm256_setr_epi64x(q!(2), q!(3), q!(6), q!(7)));
+            let first = _mm256_shuffle_ps::<0b10_00_10_00>(a, b);
+            let second = _mm256_shuffle_ps::<0b11_01_11_01>(a, b);
+            (
+                AI(_mm256_castps_si256(first)),
+                AI(_mm256_castps_si256(second)),
+            )
+        }
+    }
 }
 
 macro_rules! binop {
