@@ -14,14 +14,22 @@
 //! address-mode dispatch, so the compiler keeps the eight-lane values in
 //! registers instead of spilling them around branches.
 //!
-//! It computes the values of `Slot::sample_warp` operation for operation:
-//! the texel-space coordinates, `split_int` (the integer form of `split_v`,
-//! used by `fast` under the same condition), the weights and the tap sum in
-//! `bilinear_fast`'s order, the level blend and the divisor of
-//! `sample_quick`. A constant channel reads `1` where `bilinear_fast`
-//! computes `1 w0 + 1 w1 + 1 w2 + 1 w3`: the weights are multiples of
-//! 2^-16 summing to 1, so every partial sum is exact and that sum is 1.
-//! CLAMP of an integer index `t` (|t| < 2^22) in integers equals
+//! It computes the values of `Slot::sample_warp`: the texel-space
+//! coordinates and `split_fixed` (the integer form of `split_v`, used by
+//! `fast` under the same condition) are the same operations. The filter
+//! itself is exact in both: `bilinear_fast` sums `t * k` over the four taps
+//! in floats, where each byte `t` < 2^8 and each weight `k` is a multiple
+//! of 2^-16, so every product and partial sum is a multiple of 2^-16 below
+//! 2^8 and none rounds. Here the same sum, times 2^16, is an integer `N`
+//! below 2^24, computed in integers (see [`BytePlan::bilinear`]) and
+//! converted exactly. One level: `N / (d 2^16)` is one correctly rounded
+//! division of the same real number as `bilinear_fast`'s `(N 2^-16) / d`,
+//! so the same float (the quotient is a normal number: `d` is checked).
+//! Two levels: `N 2^-16` is `bilinear_fast`'s sum, blended and divided as
+//! `sample_quick` does. A constant channel reads `1` (`N` = 2^16) where
+//! `bilinear_fast` computes `1 w0 + 1 w1 + 1 w2 + 1 w3`: the weights are
+//! multiples of 2^-16 summing to 1, so every partial sum is exact and that
+//! sum is 1. CLAMP of an integer index `t` (|t| < 2^22) in integers equals
 //! `address_v`'s `max(t, 0).min(n - 1)` in floats.
 //!
 //! Invariants: every index is inside its level (`wrap`/`last` bound it,
@@ -35,7 +43,7 @@
 
 use super::Slot;
 use super::decode::{Chan, Decoder, Texels};
-use super::fast::{shared_lane, split_int};
+use super::fast::{shared_lane, split_fixed};
 use crate::simd::{FloatV, IntV, MaskV, Simd};
 use crate::state::TextureAddress;
 
@@ -55,8 +63,11 @@ struct ByteLevel {
 /// What the byte path knows of a slot (see the module docs).
 #[derive(Clone, Debug)]
 pub(crate) struct BytePlan {
-    /// Per channel (r, g, b, a): the bit position of its byte, None for a constant 1.
-    shifts: [Option<u32>; 4],
+    /// Per channel (r, g, b, a): which byte of the texel word holds it
+    /// (0 the lowest), None for a constant 1.
+    bytes: [Option<usize>; 4],
+    /// Per channel, the slot's divisor times 2^16 (exact).
+    divisor16: [f32; 4],
     /// One entry per mip level of the slot.
     levels: Vec<ByteLevel>,
 }
@@ -73,13 +84,23 @@ impl BytePlan {
         let Decoder::Packed { bytes: 4, chans } = slot.decoder else {
             return None;
         };
-        let mut shifts = [None; 4];
-        for (sh, c) in shifts.iter_mut().zip(chans) {
-            *sh = match c {
-                Chan::Field { shift, bits: 8 } => Some(shift),
+        let mut bytes = [None; 4];
+        for (b, c) in bytes.iter_mut().zip(chans) {
+            *b = match c {
+                Chan::Field { shift, bits: 8 } if shift % 8 == 0 && shift <= 24 => {
+                    Some(shift as usize / 8)
+                }
                 Chan::Const(1.0) => None,
                 _ => return None,
             };
+        }
+        // In [1, 2^20], `d 2^16` is exact and `N / (d 2^16)` normal for N >= 1.
+        let mut divisor16 = [0.0; 4];
+        for (d16, &d) in divisor16.iter_mut().zip(&slot.divisor) {
+            if !(1.0..=1_048_576.0).contains(&d) {
+                return None;
+            }
+            *d16 = d * 65536.0;
         }
         let levels = slot
             .levels
@@ -114,7 +135,11 @@ impl BytePlan {
                 })
             })
             .collect::<Option<Vec<_>>>()?;
-        Some(BytePlan { shifts, levels })
+        Some(BytePlan {
+            bytes,
+            divisor16,
+            levels,
+        })
     }
 
     /// `sample_quick`'s result for the `active` lanes at `(u, v)`, given
@@ -130,16 +155,24 @@ impl BytePlan {
         (l0, l1, f): (S::F, S::F, S::F),
         active: S::M,
     ) -> Option<[S::F; 4]> {
+        let zero = s.splat(0.0);
         let (lv, words) = self.shared_level(slot, s, l0, active)?;
-        let c0 = self.bilinear(s, lv, words, u, v)?;
-        let second = f.ne(s.splat(0.0)) & active;
-        let c1 = if second.any() {
-            let (lv, words) = self.shared_level(slot, s, l1, second)?;
-            Some(self.bilinear(s, lv, words, u, v)?)
-        } else {
-            None
-        };
-        Some(slot.blend_and_divide(s, c0, c1, (f, second), active))
+        let mut n0 = self.bilinear(s, lv, words, u, v)?;
+        let second = f.ne(zero) & active;
+        if !second.any() {
+            for i in 0..4 {
+                n0[i] = active.select_f(n0[i] / s.splat(self.divisor16[i]), zero);
+            }
+            return Some(n0);
+        }
+        let (lv, words) = self.shared_level(slot, s, l1, second)?;
+        let mut n1 = self.bilinear(s, lv, words, u, v)?;
+        let unit = s.splat(1.0 / 65536.0);
+        for i in 0..4 {
+            n0[i] = n0[i] * unit;
+            n1[i] = n1[i] * unit;
+        }
+        Some(slot.blend_and_divide(s, n0, Some(n1), (f, second), active))
     }
 
     /// The level every lane of `lanes` reads and its words; None when they differ.
@@ -162,7 +195,9 @@ impl BytePlan {
         Some((lv, words))
     }
 
-    /// Bilinear filtering of every lane at (u, v) on one level, before the divisor.
+    /// Bilinear filtering of every lane at (u, v) on one level: per channel
+    /// the exact filter sum times 2^16 (see the module docs), before the
+    /// divisor.
     #[inline(always)]
     fn bilinear<S: Simd>(
         &self,
@@ -173,29 +208,41 @@ impl BytePlan {
         v: S::F,
     ) -> Option<[S::F; 4]> {
         let half = s.splat(0.5);
-        let (tx, wx) = split_int(s, u * s.splat(lv.size[0]) - half)?;
-        let (ty, wy) = split_int(s, v * s.splat(lv.size[1]) - half)?;
+        let (tx, ax) = split_fixed(s, u * s.splat(lv.size[0]) - half)?;
+        let (ty, ay) = split_fixed(s, v * s.splat(lv.size[1]) - half)?;
         let one_i = s.splat_i(1);
         let x0 = index(s, tx, lv.wrap[0], lv.last[0]);
         let x1 = index(s, tx + one_i, lv.wrap[0], lv.last[0]);
         let pitch = s.splat_i(lv.pitch);
         let r0 = index(s, ty, lv.wrap[1], lv.last[1]).mul_lo(pitch);
         let r1 = index(s, ty + one_i, lv.wrap[1], lv.last[1]).mul_lo(pitch);
-        let (w00, w10) = s.gather_u32_adjacent(words, r0 + x0, r0 + x1);
-        let (w01, w11) = s.gather_u32_adjacent(words, r1 + x0, r1 + x1);
-        let one = s.splat(1.0);
-        let (wx0, wy0) = (one - wx, one - wy);
         // Tap order (0,0), (1,0), (0,1), (1,1), as `bilinear_fast`.
-        let (k00, k10, k01, k11) = (wx0 * wy0, wx * wy0, wx0 * wy, wx * wy);
-        let byte = s.splat_i(255);
-        let mut out = [one; 4];
+        let [w00, w10, w01, w11] = s.gather_u32_quad(words, [r0, r1], [x0, x1]);
+        // Weights over 256: `a` for the second tap of an axis, 256 - a the first.
+        let full = s.splat_i(256);
+        let (ax0, ay0) = (full - ax, full - ay);
+        // Horizontal: bytes 0 and 2 ("even") and 1 and 3 ("odd") of each
+        // texel in 16-bit halves of a lane, so one 32-bit multiply weights
+        // two channels. Each half's sum is at most 255 * 256 < 2^16: no
+        // carry crosses into the other half.
+        let m = s.splat_i(0x00FF_00FF);
+        let e0 = (w00 & m).mul_lo(ax0) + (w10 & m).mul_lo(ax);
+        let o0 = (w00.shr(8) & m).mul_lo(ax0) + (w10.shr(8) & m).mul_lo(ax);
+        let e1 = (w01 & m).mul_lo(ax0) + (w11 & m).mul_lo(ax);
+        let o1 = (w01.shr(8) & m).mul_lo(ax0) + (w11.shr(8) & m).mul_lo(ax);
+        // Vertical, one channel a lane: at most 255 * 2^16 < 2^24, so the
+        // conversion is exact.
+        let low = s.splat_i(0xFFFF);
+        let n = [
+            ((e0 & low).mul_lo(ay0) + (e1 & low).mul_lo(ay)).to_f32(),
+            ((o0 & low).mul_lo(ay0) + (o1 & low).mul_lo(ay)).to_f32(),
+            (e0.shr(16).mul_lo(ay0) + e1.shr(16).mul_lo(ay)).to_f32(),
+            (o0.shr(16).mul_lo(ay0) + o1.shr(16).mul_lo(ay)).to_f32(),
+        ];
+        let mut out = [s.splat(65536.0); 4];
         for ch in 0..4 {
-            if let Some(sh) = self.shifts[ch] {
-                let t00 = (w00.shr(sh) & byte).to_f32();
-                let t10 = (w10.shr(sh) & byte).to_f32();
-                let t01 = (w01.shr(sh) & byte).to_f32();
-                let t11 = (w11.shr(sh) & byte).to_f32();
-                out[ch] = t00 * k00 + t10 * k10 + t01 * k01 + t11 * k11;
+            if let Some(b) = self.bytes[ch] {
+                out[ch] = n[b];
             }
         }
         Some(out)
@@ -246,7 +293,7 @@ mod tests {
     #[test]
     fn byte_path_takes_eight_bit_textures_under_wrap_or_clamp() {
         let p = plan(Format::A8R8G8B8, (16, 4), [A::Wrap, A::Clamp], F::Linear).unwrap();
-        assert_eq!(p.shifts, [Some(16), Some(8), Some(0), Some(24)]);
+        assert_eq!(p.bytes, [Some(2), Some(1), Some(0), Some(3)]);
         // 16x4, 8x2, 4x1, 2x1, 1x1: WRAP masks on x, CLAMP (no mask) on y.
         let got: Vec<_> = p.levels.iter().map(|l| (l.pitch, l.wrap, l.last)).collect();
         assert_eq!(
@@ -260,7 +307,7 @@ mod tests {
             ]
         );
         let x8 = plan(Format::X8B8G8R8, (4, 4), [A::Clamp; 2], F::Linear).unwrap();
-        assert_eq!(x8.shifts, [Some(0), Some(8), Some(16), None]);
+        assert_eq!(x8.bytes, [Some(0), Some(1), Some(2), None]);
         // DXT samples as decoded RGBA8.
         assert!(plan(Format::DXT1, (8, 8), [A::Wrap; 2], F::Linear).is_some());
         // CLAMP needs no power of two.

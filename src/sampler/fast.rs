@@ -195,10 +195,8 @@ impl Slot {
         // Tap order (0,0), (1,0), (0,1), (1,1), as `bilinear_warp`.
         let wgt = [wx0 * wy0, wx * wy0, wx0 * wy, wx * wy];
         let pitch = s.splat_i(lv.pitch);
-        let (r0, r1) = (yi[0].mul_lo(pitch), yi[1].mul_lo(pitch));
-        let (w00, w10) = s.gather_u32_adjacent(lv.words, r0 + xi[0], r0 + xi[1]);
-        let (w01, w11) = s.gather_u32_adjacent(lv.words, r1 + xi[0], r1 + xi[1]);
-        let w = [w00, w10, w01, w11];
+        let rows = [yi[0].mul_lo(pitch), yi[1].mul_lo(pitch)];
+        let w = s.gather_u32_quad(lv.words, rows, xi);
         let none = one.ne(one);
         let border = match (xb, yb) {
             (None, None) => None,
@@ -288,6 +286,14 @@ pub(super) fn shared_lane<S: Simd>(s: S, l: S::F, lanes: S::M) -> Option<f32> {
 /// `split_v` computes in floats. None (use `split_v`) otherwise, NaN included.
 #[inline(always)]
 pub(super) fn split_int<S: Simd>(s: S, x: S::F) -> Option<(S::I, S::F)> {
+    let (t0, a) = split_fixed(s, x)?;
+    Some((t0, a.to_f32() * s.splat(1.0 / 256.0)))
+}
+
+/// [`split_int`] with the weight as its numerator over 256 (an integer in
+/// 0..256), the form integer filtering uses.
+#[inline(always)]
+pub(super) fn split_fixed<S: Simd>(s: S, x: S::F) -> Option<(S::I, S::I)> {
     let y = x * s.splat(256.0);
     let lim = s.splat(1_073_741_824.0);
     if !(y.lt(lim) & y.gt(s.splat(0.0) - lim)).all() {
@@ -295,8 +301,7 @@ pub(super) fn split_int<S: Simd>(s: S, x: S::F) -> Option<(S::I, S::F)> {
     }
     let t = y.to_i32();
     let q = t + y.lt(t.to_f32()).to_i();
-    let w1 = (q & s.splat_i(255)).to_f32() * s.splat(1.0 / 256.0);
-    Some((q.sra(8), w1))
+    Some((q.sra(8), q & s.splat_i(255)))
 }
 
 #[cfg(test)]

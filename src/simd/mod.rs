@@ -102,6 +102,18 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
     fn gather_u32_adjacent(self, words: &[u32], i0: Self::I, i1: Self::I) -> (Self::I, Self::I) {
         (self.gather_u32(words, i0), self.gather_u32(words, i1))
     }
+    /// The four texels of a bilinear footprint: `[w(r0 + x0), w(r0 + x1),
+    /// w(r1 + x0), w(r1 + x1)]` for `rows = [r0, r1]` and `x = [x0, x1]`,
+    /// each as [`Simd::gather_u32`] reads it. Where every lane's `x1` is
+    /// `x0 + 1`, the rows lie the same distance apart in every lane and all
+    /// pairs are in the slice, a backend may read both rows' pairs from
+    /// one set of lane offsets (AVX2 does).
+    #[inline(always)]
+    fn gather_u32_quad(self, words: &[u32], rows: [Self::I; 2], x: [Self::I; 2]) -> [Self::I; 4] {
+        let (a, b) = self.gather_u32_adjacent(words, rows[0] + x[0], rows[0] + x[1]);
+        let (c, d) = self.gather_u32_adjacent(words, rows[1] + x[0], rows[1] + x[1]);
+        [a, b, c, d]
+    }
 }
 
 /// Eight f32 lanes.

@@ -386,6 +386,23 @@ impl Kernel for Edges {
         let (a, b) = s.gather_u32_adjacent(short, s.i32s([0; 8]), s.i32s([1, 1, 1, 1, 1, 1, 1, 3]));
         g(a);
         g(b);
+        // Bilinear quads: one row gap for every lane (positive, then
+        // negative), a gap that differs between lanes, a pair past the end.
+        let x0 = s.i32s([0, 1, 0, 1, 1, 0, 1, 0]);
+        let split = [
+            s.i32s([2, 2, 2, 2, 0, 0, 0, 0]),
+            s.i32s([0, 0, 0, 0, 2, 2, 2, 2]),
+        ];
+        for (rows, x0) in [
+            ([s.splat_i(0), s.splat_i(2)], x0),
+            ([s.splat_i(3), s.splat_i(0)], s.splat_i(0)),
+            (split, s.splat_i(1)),
+            ([s.splat_i(0), s.splat_i(3)], s.splat_i(1)),
+        ] {
+            for v in s.gather_u32_quad(short, rows, [x0, x0 + one]) {
+                g(v);
+            }
+        }
         let mut buf = [0u32; 13];
         let v = s.load_u32(&w[2..10]);
         v.store_u32(&mut buf[1..9]);
@@ -416,6 +433,22 @@ fn unsafe_loads_stores_and_gathers_at_the_edges() {
         &[104, 105, 106, 107, 0, 104, 105, 0],
         &[103; 8],
         &[104, 104, 104, 104, 104, 104, 104, 106],
+        &[103, 104, 103, 104, 104, 103, 104, 103],
+        &[104, 105, 104, 105, 105, 104, 105, 104],
+        &[105, 106, 105, 106, 106, 105, 106, 105],
+        &[106, 107, 106, 107, 107, 106, 107, 106],
+        &[106; 8],
+        &[107; 8],
+        &[103; 8],
+        &[104; 8],
+        &[106, 106, 106, 106, 104, 104, 104, 104],
+        &[107, 107, 107, 107, 105, 105, 105, 105],
+        &[104, 104, 104, 104, 106, 106, 106, 106],
+        &[105, 105, 105, 105, 107, 107, 107, 107],
+        &[104; 8],
+        &[105; 8],
+        &[107; 8],
+        &[0; 8],
         // buf: rows at 0..4 and 9..13, then the two full stores in between.
         &[
             102, 103, 104, 105, 105, 102, 103, 104, 105, 106, 107, 108, 109,

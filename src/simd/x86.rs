@@ -199,19 +199,66 @@ impl Simd for Avx2 {
         unsafe { _mm256_storeu_si256(at.as_mut_ptr().cast(), i0.0) };
         // SAFETY: AVX2 is present (token) and `ok` checked every lane's
         // 0 <= i0 < len - 1, so both words of each pair are inside `words`.
-        unsafe { Avx2::load_pairs(words, at) }
+        unsafe { Avx2::load_pairs(words, 0, at) }
+    }
+    #[inline(always)]
+    fn gather_u32_quad(self, words: &[u32], rows: [AI; 2], x: [AI; 2]) -> [AI; 4] {
+        let len = words.len().min(i32::MAX as usize) as i32;
+        let (i0, j0) = (rows[0] + x[0], rows[1] + x[0]);
+        let gap = j0 - i0;
+        let g = avx!(_mm256_cvtsi256_si32(gap.0));
+        // Readable with one set of offsets when every lane's pair is
+        // adjacent, both rows' pairs are in [0, len - 1) and the row gap
+        // is lane 0's in every lane.
+        let ok = avx!({
+            let none = _mm256_set1_epi32(-1);
+            let lim = _mm256_set1_epi32(len - 1);
+            let adjacent =
+                _mm256_cmpeq_epi32(x[1].0, _mm256_add_epi32(x[0].0, _mm256_set1_epi32(1)));
+            let even = _mm256_cmpeq_epi32(gap.0, _mm256_set1_epi32(g));
+            let above = _mm256_and_si256(
+                _mm256_cmpgt_epi32(i0.0, none),
+                _mm256_cmpgt_epi32(j0.0, none),
+            );
+            let below =
+                _mm256_and_si256(_mm256_cmpgt_epi32(lim, i0.0), _mm256_cmpgt_epi32(lim, j0.0));
+            _mm256_and_si256(
+                _mm256_and_si256(adjacent, even),
+                _mm256_and_si256(above, below),
+            )
+        });
+        if avx!(_mm256_movemask_epi8(ok)) != -1 {
+            let (a, b) = self.gather_u32_adjacent(words, i0, rows[0] + x[1]);
+            let (c, d) = self.gather_u32_adjacent(words, j0, rows[1] + x[1]);
+            return [a, b, c, d];
+        }
+        let mut at = [0i32; 8];
+        // SAFETY: AVX2 is present (token); `at` is 32 writable bytes.
+        unsafe { _mm256_storeu_si256(at.as_mut_ptr().cast(), i0.0) };
+        // SAFETY: AVX2 is present (token); `ok` checked that every lane's
+        // i0 = at and j0 = at + g lie in [0, len - 1), so both words of
+        // every pair of either row are inside `words`.
+        let ((a, b), (c, d)) = unsafe {
+            (
+                Avx2::load_pairs(words, 0, at),
+                Avx2::load_pairs(words, g, at),
+            )
+        };
+        [a, b, c, d]
     }
 }
 
 impl Avx2 {
-    /// Lane i = `(words[at[i]], words[at[i] + 1])` as two vectors.
+    /// Lane i = `(words[at[i] + gap], words[at[i] + gap + 1])` as two vectors.
     ///
     /// # Safety
     /// The CPU must have AVX2 and every `at[i]` must satisfy
-    /// `0 <= at[i]` and `at[i] + 1 < words.len()`.
+    /// `0 <= at[i] + gap` and `at[i] + gap + 1 < words.len()`.
     #[inline(always)]
-    unsafe fn load_pairs(words: &[u32], at: [i32; 8]) -> (AI, AI) {
-        let p = words.as_ptr();
+    unsafe fn load_pairs(words: &[u32], gap: i32, at: [i32; 8]) -> (AI, AI) {
+        // Wrapping: `gap` alone may point outside the slice (only each
+        // `gap + at[i]` is inside), and the reads keep the slice's provenance.
+        let p = words.as_ptr().wrapping_offset(gap as isize);
         // SAFETY (whole body): the caller guarantees both words of every
         // pair lie inside `words`; `read_unaligned` allows their 4-byte
         // alignment. The intrinsics need AVX2, which the caller guarantees.
@@ -219,7 +266,9 @@ impl Avx2 {
             // A macro, not a closure: a call here would spill every vector.
             macro_rules! q {
                 ($k:expr) => {
-                    p.add(at[$k] as usize).cast::<i64>().read_unaligned()
+                    p.wrapping_offset(at[$k] as isize)
+                        .cast::<i64>()
+                        .read_unaligned()
                 };
             }
             // 128-bit halves hold lanes (0, 1 | 4, 5) and (2, 3 | 6, 7), so
