@@ -215,7 +215,7 @@ impl Simd for Avx2 {
             let lim = _mm256_set1_epi32(len - 1);
             let adjacent =
                 _mm256_cmpeq_epi32(x[1].0, _mm256_add_epi32(x[0].0, _mm256_set1_epi32(1)));
-            let even = _mm256_cmpeq_epi32(gap.0, _mm256_set1_epi32(g));
+            let same_gap = _mm256_cmpeq_epi32(gap.0, _mm256_set1_epi32(g));
             let above = _mm256_and_si256(
                 _mm256_cmpgt_epi32(i0.0, none),
                 _mm256_cmpgt_epi32(j0.0, none),
@@ -223,7 +223,7 @@ impl Simd for Avx2 {
             let below =
                 _mm256_and_si256(_mm256_cmpgt_epi32(lim, i0.0), _mm256_cmpgt_epi32(lim, j0.0));
             _mm256_and_si256(
-                _mm256_and_si256(adjacent, even),
+                _mm256_and_si256(adjacent, same_gap),
                 _mm256_and_si256(above, below),
             )
         });
