@@ -28,9 +28,9 @@ use crate::state::Rect;
 pub(crate) const TILE_W: i32 = 64;
 
 /// Tile height in pixels; a band (the unit of parallel work) is one row of
-/// tiles. 32-row tiles balance a 1080-row target better over two workers
-/// (S1 about 4 % faster in one measurement) but were not adopted: the point
-/// scene S6 measured slower with them, in a period too noisy to settle it.
+/// tiles, or half of one where that balances the workers ([`band_rows`]).
+/// 32-row tiles (binned at 32 rows) were not adopted: the point scene S6
+/// measured slower with them, in a period too noisy to settle it.
 pub(crate) const TILE_H: i32 = 64;
 
 /// Primitives per part of a draw's set-up. Parts are set up and binned
@@ -71,6 +71,24 @@ pub(crate) struct Scratch {
     /// Every vertex's snapped screen position (16.8), for triangle draws:
     /// a vertex shared by several triangles is snapped once.
     snapped: Vec<[i32; 2]>,
+}
+
+/// Rows per band (the unit of parallel work) for a draw clipped to `clip`
+/// on `workers` threads: a tile row, unless the clip's tile rows do not
+/// divide evenly among the workers; then half a tile row, so that the
+/// worker left with one band more waits half as long (a 1080-row target
+/// has 17 tile rows: 9 against 8 on two workers, 17 against 17 halves).
+/// A half band walks its tiles' bins like a whole one, clipped to its rows.
+fn band_rows(clip: &Rect, workers: usize) -> usize {
+    if clip.is_empty() {
+        return TILE_H as usize;
+    }
+    let tile_rows = (clip.bottom - 1) / TILE_H - clip.top / TILE_H + 1;
+    if (tile_rows as usize).is_multiple_of(workers.max(1)) {
+        TILE_H as usize
+    } else {
+        TILE_H as usize / 2
+    }
 }
 
 /// Sets up and bins `prims` (one part) into `part`.
@@ -240,7 +258,8 @@ pub(crate) fn draw<P: PixelStage>(
         return 0;
     }
     let parts = &*parts;
-    let bands = fb.into_bands(TILE_H as usize);
+    let workers = pool.map_or(1, rayon::ThreadPool::current_num_threads);
+    let bands = fb.into_bands(band_rows(&st.clip, workers));
     let ctx = tile::Ctx {
         st,
         parts,
