@@ -727,57 +727,115 @@ pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool, const ZCLIP: bool>
     bias: f32,
     rows: StampRows<'_>,
 ) -> u32 {
-    let zero = s.splat(0.0);
-    let one = s.splat(1.0);
-    let mut live = live & !out.kill;
-    if ZCLIP && f.z_clip {
-        live = live & z.ge(zero) & z.le(one);
+    let StampRows { depth, color } = rows;
+    let (pass, passed) = fast_depth::<S, ZCLIP>(s, f, func, live & !out.kill, z, bias, depth);
+    if passed == 0 || out.written & 1 == 0 {
+        return passed.count_ones();
     }
-    let [c0, c1] = rows.color;
-    let (pass, passed) = match rows.depth {
-        Some([d0, d1]) => {
-            let word = s.load_u32_rows(d0, d1);
-            // The viewport's MinZ and MaxZ lie in [0, 1] (SetViewport
-            // checks), so this clamp already lands in [0, 1]: `merge`'s
-            // second clamp to [0, 1] could only turn -0 into +0, which
-            // quantises the same.
-            let zb = (z + s.splat(bias))
-                .max(s.splat(f.min_z))
-                .min(s.splat(f.max_z));
-            let zq = crate::simd::unorm(s, zb, 24);
-            let pass = cmp_i(s, func, zq, word.shr(8)) & live;
-            let passed = pass.bits();
-            if passed == 0 {
-                return 0;
-            }
-            if f.write {
-                let written = zq.shl(8) | (word & s.splat_i(f.smask));
-                pass.select_i(written, word).store_u32_rows(d0, d1);
-            }
-            (pass, passed)
-        }
-        None => (live, live.bits()),
+    let c = &out.color[0];
+    // X8R8G8B8's alpha byte is set by `store_color`.
+    let a = if f.x8 {
+        s.splat_i(0)
+    } else {
+        unorm8_if::<S, SATURATED>(s, c[3])
     };
+    let word = unorm8_if::<S, SATURATED>(s, c[2])
+        | unorm8_if::<S, SATURATED>(s, c[1]).shl(8)
+        | unorm8_if::<S, SATURATED>(s, c[0]).shl(16)
+        | a.shl(24);
+    store_color(s, f, word, pass, passed, color)
+}
+
+/// [`merge_fast_rows`] for a stage that delivered RT0 already quantised
+/// ([`PixelStage::shade_packed`](crate::pixel::PixelStage::shade_packed)):
+/// `word` holds B, G, R, A from the low byte up, and the stage wrote no
+/// kill mask and no `oDepth`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn merge_fast_packed<S: Simd, const ZCLIP: bool>(
+    s: S,
+    f: &FastOm,
+    func: CmpFunc,
+    word: S::I,
+    live: S::M,
+    z: S::F,
+    bias: f32,
+    rows: StampRows<'_>,
+) -> u32 {
+    let StampRows { depth, color } = rows;
+    let (pass, passed) = fast_depth::<S, ZCLIP>(s, f, func, live, z, bias, depth);
     if passed == 0 {
         return 0;
     }
-    if out.written & 1 != 0 {
-        let c = &out.color[0];
-        let a = if f.x8 {
-            s.splat_i(0xFF)
-        } else {
-            unorm8_if::<S, SATURATED>(s, c[3])
-        };
-        let mut word = unorm8_if::<S, SATURATED>(s, c[2])
-            | unorm8_if::<S, SATURATED>(s, c[1]).shl(8)
-            | unorm8_if::<S, SATURATED>(s, c[0]).shl(16)
-            | a.shl(24);
-        if passed != 0xFF {
-            word = pass.select_i(word, s.load_u32_rows(c0, c1));
-        }
-        word.store_u32_rows(c0, c1);
+    store_color(s, f, word, pass, passed, color)
+}
+
+/// The depth half of the fast merger: the `live` lanes (clipped to depth
+/// [0, 1] where `f` says so) that pass the depth test, with the depth
+/// buffer written; and their bits.
+#[inline(always)]
+fn fast_depth<S: Simd, const ZCLIP: bool>(
+    s: S,
+    f: &FastOm,
+    func: CmpFunc,
+    mut live: S::M,
+    z: S::F,
+    bias: f32,
+    depth: Option<[&mut [u32; 4]; 2]>,
+) -> (S::M, u32) {
+    if ZCLIP && f.z_clip {
+        live = live & z.ge(s.splat(0.0)) & z.le(s.splat(1.0));
     }
+    let Some([d0, d1]) = depth else {
+        return (live, live.bits());
+    };
+    let word = s.load_u32_rows(d0, d1);
+    // The viewport's MinZ and MaxZ lie in [0, 1] (SetViewport checks), so
+    // this clamp already lands in [0, 1]: `merge`'s second clamp to [0, 1]
+    // could only turn -0 into +0, which quantises the same.
+    let zb = (z + s.splat(bias))
+        .max(s.splat(f.min_z))
+        .min(s.splat(f.max_z));
+    let zq = crate::simd::unorm(s, zb, 24);
+    let pass = cmp_i(s, func, zq, word.shr(8)) & live;
+    let passed = pass.bits();
+    if passed != 0 && f.write {
+        let written = zq.shl(8) | (word & s.splat_i(f.smask));
+        pass.select_i(written, word).store_u32_rows(d0, d1);
+    }
+    (pass, passed)
+}
+
+/// Stores RT0's words `word` (B, G, R, A from the low byte up) in the
+/// `pass` lanes (`passed` their bits, not 0): alpha 0xFF on X8R8G8B8.
+#[inline(always)]
+fn store_color<S: Simd>(
+    s: S,
+    f: &FastOm,
+    mut word: S::I,
+    pass: S::M,
+    passed: u32,
+    [c0, c1]: [&mut [u32; 4]; 2],
+) -> u32 {
+    if f.x8 {
+        word = word | s.splat_i(0xFF00_0000u32 as i32);
+    }
+    if passed != 0xFF {
+        word = pass.select_i(word, s.load_u32_rows(c0, c1));
+    }
+    word.store_u32_rows(c0, c1);
     passed.count_ones()
+}
+
+/// A saturated colour (every channel in [0, 1], not NaN) as the fast
+/// merger stores it on A8R8G8B8: each channel times 255, plus 0.5,
+/// truncated ([`unorm8_if`]), B, G, R, A from the low byte up.
+#[inline(always)]
+pub(crate) fn pack_saturated<S: Simd>(s: S, c: &[S::F; 4]) -> S::I {
+    unorm8_if::<S, true>(s, c[2])
+        | unorm8_if::<S, true>(s, c[1]).shl(8)
+        | unorm8_if::<S, true>(s, c[0]).shl(16)
+        | unorm8_if::<S, true>(s, c[3]).shl(24)
 }
 
 /// [`unorm8`], without its clamp when `SATURATED` (`v` already in [0, 1]).

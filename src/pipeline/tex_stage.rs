@@ -24,6 +24,7 @@ use crate::ffp::StageTexture;
 use crate::ffp::math::k4;
 use crate::ffp::real::V;
 use crate::ffp::stages::{ArgSources, StageKey, reads, specular_add, stage_result};
+use crate::om::pack_saturated;
 use crate::pixel::{AttrPlanes, PixelOut, PixelOutScalar, PixelStage, ScalarStamp, Stamp};
 use crate::sampler::BoundTextures;
 use crate::simd::{FloatV, Outlined, Simd};
@@ -102,6 +103,10 @@ pub(crate) struct TexStage {
     /// Its colour and alpha results in closed form, when both have one.
     forms: Option<(Form, Form)>,
     specular_add: bool,
+    /// The colour is the texture alone (SELECTARG of TEXTURE in both
+    /// groups, no specular add), so the stage may deliver it packed
+    /// ([`PixelStage::shade_packed`]).
+    packs: bool,
     /// Vertex attribute of each input plane, in plane order.
     inputs: Vec<usize>,
     flat: u64,
@@ -162,11 +167,13 @@ impl TexStage {
         } else {
             Form::of(k.color_op, k.color_args, false).zip(Form::of(k.alpha_op, k.alpha_args, true))
         };
+        let packs = forms == Some((Form::Texture, Form::Texture)) && !specular_add;
         let mut stage = TexStage {
             ffp,
             key: k,
             forms,
             specular_add,
+            packs,
             inputs: Vec::new(),
             flat: 0,
             diffuse: [Src::Const(0.0); 4],
@@ -211,6 +218,28 @@ impl TexStage {
             .map_or(0.0, |&(_, _, v)| v);
         Src::Const(v)
     }
+}
+
+impl TexStage {
+    /// The texture coordinate of a stamp with `inputs`.
+    #[inline(always)]
+    fn coords<S: Simd>(&self, s: S, inputs: &[S::F]) -> [S::F; 3] {
+        // Plain loops and no closures over vectors (see the simd module docs).
+        let mut c = [s.splat(0.0); 3];
+        for i in 0..3 {
+            c[i] = read(s, inputs, self.coord[i]).0;
+        }
+        c
+    }
+}
+
+/// A stamp's coordinate `c` with its derivatives along x and y.
+#[allow(clippy::type_complexity)]
+#[inline(always)]
+fn derivatives<F: FloatV>(c: [F; 3]) -> ([F; 3], [F; 3], [F; 3]) {
+    let ddx = [c[0].ddx(), c[1].ddx(), c[2].ddx()];
+    let ddy = [c[0].ddy(), c[1].ddy(), c[2].ddy()];
+    (c, ddx, ddy)
 }
 
 /// Component `src` of a stamp.
@@ -259,6 +288,45 @@ impl<S: Simd> Outlined<S> for Fetch<'_, S> {
     }
 }
 
+/// [`Fetch`] quantised for an 8-bit target ([`PixelStage::shade_packed`]
+/// of a stage whose colour is the texture alone): the sampler's integer
+/// shortcut where it applies, else [`Fetch`]'s colour saturated (as
+/// `Form::Texture`) and packed as the fast merger packs it.
+/// The derivatives are taken inside: three vectors cross the call
+/// instead of nine.
+struct PackedFetch<'a, S: Simd> {
+    textures: &'a BoundTextures,
+    coord: [S::F; 3],
+    active: S::M,
+}
+
+impl<S: Simd> Outlined<S> for PackedFetch<'_, S> {
+    type Output = S::I;
+    #[inline(always)]
+    fn run(self, s: S) -> S::I {
+        let (coord, ddx, ddy) = derivatives(self.coord);
+        let active = self.active;
+        if let Some(w) = self
+            .textures
+            .sample_quick_packed(s, 0, coord, ddx, ddy, active)
+        {
+            return w;
+        }
+        let t = s.outline(Fetch {
+            textures: self.textures,
+            coord,
+            ddx,
+            ddy,
+            active,
+        });
+        let mut c = [s.splat(0.0); 4];
+        for i in 0..4 {
+            c[i] = Form::Texture.eval(s, t[i], t[i]);
+        }
+        pack_saturated(s, &c)
+    }
+}
+
 /// [`Fetch`] through the general sampler, for requests the shortcut refuses.
 struct GeneralFetch<'a, S: Simd>(Fetch<'a, S>);
 
@@ -301,6 +369,28 @@ impl PixelStage for TexStage {
     /// `stage_result` saturates every channel (NaN to 0), and so does the specular add.
     const SATURATES: bool = true;
 
+    const PACKS: bool = true;
+
+    #[inline(always)]
+    fn shade_packed<S: Simd>(
+        &self,
+        s: S,
+        stamp: &Stamp<'_, S>,
+        attrs: &AttrPlanes<'_>,
+        out: &mut PixelOut<S>,
+        scratch: &mut (),
+    ) -> Option<S::I> {
+        if !self.packs {
+            self.shade(s, stamp, attrs, out, scratch);
+            return None;
+        }
+        Some(s.outline(PackedFetch {
+            textures: self.ffp.textures.as_ref(),
+            coord: self.coords(s, stamp.inputs),
+            active: stamp.coverage,
+        }))
+    }
+
     #[inline(always)]
     fn shade<S: Simd>(
         &self,
@@ -310,18 +400,12 @@ impl PixelStage for TexStage {
         out: &mut PixelOut<S>,
         _scratch: &mut (),
     ) {
-        // Plain loops and no closures over vectors (see the simd module docs).
         let inp = stamp.inputs;
         let zero = V(s.splat(0.0), s);
-        let mut coord = [zero; 3];
-        for c in 0..3 {
-            coord[c] = read(s, inp, self.coord[c]);
-        }
-        let (u, v, w) = (coord[0].0, coord[1].0, coord[2].0);
-        let (ddx, ddy) = ([u.ddx(), v.ddx(), w.ddx()], [u.ddy(), v.ddy(), w.ddy()]);
+        let (coord, ddx, ddy) = derivatives(self.coords(s, inp));
         let texture = s.outline(Fetch {
             textures: self.ffp.textures.as_ref(),
-            coord: [u, v, w],
+            coord,
             ddx,
             ddy,
             active: stamp.coverage,

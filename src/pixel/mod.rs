@@ -196,6 +196,29 @@ pub trait PixelStage: Sync {
     /// Every colour [`PixelStage::shade`] writes is in [0, 1] and not NaN
     /// (a saturating stage), so the merger need not clamp it again.
     const SATURATES: bool = false;
+    /// The stage may deliver RT0 already quantised to 8 bits
+    /// ([`PixelStage::shade_packed`]); the rasterizer asks only when true.
+    const PACKS: bool = false;
+    /// [`PixelStage::shade`] for a merger that stores RT0 as A8R8G8B8 or
+    /// X8R8G8B8 words without blending, alpha test, fog or write mask:
+    /// Some(words) holding RT0's colour quantised as that merger quantises
+    /// `shade`'s (each channel clamped to [0, 1], times 255, plus 0.5,
+    /// truncated; B in the low byte, then G, R, A), with no kill and no
+    /// `oDepth`; or None with `out` as `shade` leaves it. Quantising in
+    /// the stage lets it skip the float colour where it has the bytes in
+    /// integers. The default shades and returns None.
+    #[inline(always)]
+    fn shade_packed<'a, S: Simd>(
+        &'a self,
+        s: S,
+        stamp: &Stamp<'_, S>,
+        attrs: &AttrPlanes<'_>,
+        out: &mut PixelOut<S>,
+        scratch: &mut Self::Scratch<'a, S>,
+    ) -> Option<S::I> {
+        self.shade(s, stamp, attrs, out, scratch);
+        None
+    }
     /// Stamps the Warp rasterizer hands to [`PixelStage::shade_batch`] at
     /// once (all of one primitive); 1: it calls [`PixelStage::shade`] per
     /// stamp. At most [`BATCH`].

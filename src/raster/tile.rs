@@ -1,5 +1,6 @@
-//! Tile execution: one band (a row of tiles) per task; per tile, the binned
-//! primitives in order; triangles hierarchically (tile-level edge
+//! Tile execution: one band (a row of tiles, or its upper or lower half:
+//! `band_rows`) per task; per tile, the binned primitives in order;
+//! triangles hierarchically (tile-level edge
 //! classification, 8x8 blocks trivially accepted or rejected per edge,
 //! 4x2 stamps with edge masks), points and lines by their own coverage.
 //!
@@ -9,7 +10,9 @@
 
 use super::points::{Added, Gather};
 use super::{TILE_H, TILE_W};
-use crate::om::{FastOm, FastTargets, StampIn, StampRows, merge, merge_fast, merge_fast_rows};
+use crate::om::{
+    FastOm, FastTargets, StampIn, StampRows, merge, merge_fast, merge_fast_packed, merge_fast_rows,
+};
 use crate::pipeline::FrameTargets;
 use crate::pipeline::state::DrawState;
 use crate::pixel::BATCH;
@@ -790,7 +793,13 @@ fn block_stamp<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool
         planes: b.pl,
         persp: p.persp,
     };
-    ctx.stage.shade(s, &st, &attrs, out, scratch);
+    if P::PACKS {
+        if let Some(word) = ctx.stage.shade_packed(s, &st, &attrs, out, scratch) {
+            return merge_fast_packed::<S, ZCLIP>(s, f, func, word, full, z, p.bias, words);
+        }
+    } else {
+        ctx.stage.shade(s, &st, &attrs, out, scratch);
+    }
     // The fast merger has no fog, so the fog alpha is not needed.
     let (z, bias) = merged_depth(s, p.bias, out, z);
     if P::SATURATES {

@@ -68,6 +68,10 @@ pub(crate) struct BytePlan {
     bytes: [Option<usize>; 4],
     /// Per channel, the slot's divisor times 2^16 (exact).
     divisor16: [f32; 4],
+    /// Every 8-bit channel's divisor is 255 and every constant channel's 1,
+    /// so [`BytePlan::sample_packed`] may quantise in integers, and the
+    /// channels lie in one of the two layouts it packs without lookups.
+    packs: bool,
     /// One entry per mip level of the slot.
     levels: Vec<ByteLevel>,
 }
@@ -135,9 +139,22 @@ impl BytePlan {
                 })
             })
             .collect::<Option<Vec<_>>>()?;
+        // B, G, R in bytes 0, 1, 2 (A8R8G8B8) or R, G, B (A8B8G8R8), alpha
+        // in byte 3 or constant.
+        let layout = matches!(
+            bytes,
+            [Some(2), Some(1), Some(0), Some(3) | None]
+                | [Some(0), Some(1), Some(2), Some(3) | None]
+        );
+        let packs = layout
+            && bytes
+                .iter()
+                .zip(&slot.divisor)
+                .all(|(b, &d)| d == if b.is_some() { 255.0 } else { 1.0 });
         Some(BytePlan {
             bytes,
             divisor16,
+            packs,
             levels,
         })
     }
@@ -175,6 +192,74 @@ impl BytePlan {
         Some(slot.blend_and_divide(s, n0, Some(n1), (f, second), active))
     }
 
+    /// [`BytePlan::sample`] quantised as the fast merger quantises a
+    /// saturated colour (`(c * 255 + 0.5)` truncated), packed B, G, R, A
+    /// from the low byte up; 0 outside `active`. On one level the bytes
+    /// come straight from the filter's integer sums: with divisor 255,
+    /// `c = N / (255 2^16)` rounded, and `(c * 255 + 0.5)` truncated is
+    /// `(N + 2^15) >> 16` for every `N` up to `255 2^16` (checked
+    /// exhaustively by a test); a constant channel reads 1, byte 255.
+    #[inline(always)]
+    pub(super) fn sample_packed<S: Simd>(
+        &self,
+        s: S,
+        slot: &Slot,
+        [u, v]: [S::F; 2],
+        (l0, l1, f): (S::F, S::F, S::F),
+        active: S::M,
+    ) -> Option<S::I> {
+        let second = f.ne(s.splat(0.0)) & active;
+        if !self.packs || second.any() {
+            let c = self.sample(s, slot, [u, v], (l0, l1, f), active)?;
+            return Some(crate::om::pack_saturated(s, &c));
+        }
+        let first = shared_lane(s, l0, active)?;
+        // `first` is a level index in [0, last] (mip_levels clamps it).
+        self.sample_packed_level(s, slot, [u, v], first as usize, active)
+    }
+
+    /// [`BytePlan::sample_packed`] when every active lane reads level `i`
+    /// alone (no blend): the integer route.
+    #[inline(always)]
+    pub(super) fn sample_packed_level<S: Simd>(
+        &self,
+        s: S,
+        slot: &Slot,
+        [u, v]: [S::F; 2],
+        i: usize,
+        active: S::M,
+    ) -> Option<S::I> {
+        if !self.packs {
+            let level = s.splat(i as f32);
+            let c = self.sample(s, slot, [u, v], (level, level, s.splat(0.0)), active)?;
+            return Some(crate::om::pack_saturated(s, &c));
+        }
+        let (lv, words) = self.level_words(slot, i)?;
+        let n = self.bilinear_sums(s, lv, words, u, v)?;
+        let half = s.splat_i(1 << 15);
+        // Texel bytes 0..4 quantised (constant channels overwrite theirs).
+        let q = [
+            (n[0] + half).shr(16),
+            (n[1] + half).shr(16),
+            (n[2] + half).shr(16),
+            (n[3] + half).shr(16),
+        ];
+        // Fixed shifts for the two layouts `packs` admits: indexing `q` by
+        // the plan's byte numbers would send it through memory.
+        let (b, r) = if self.bytes[0] == Some(0) {
+            (q[2], q[0])
+        } else {
+            (q[0], q[2])
+        };
+        let a = if self.bytes[3].is_some() {
+            q[3]
+        } else {
+            s.splat_i(255)
+        };
+        let word = b | q[1].shl(8) | r.shl(16) | a.shl(24);
+        Some(active.select_i(word, s.splat_i(0)))
+    }
+
     /// The level every lane of `lanes` reads and its words; None when they differ.
     #[inline(always)]
     fn shared_level<'a, S: Simd>(
@@ -186,7 +271,12 @@ impl BytePlan {
     ) -> Option<(&'a ByteLevel, &'a [u32])> {
         let first = shared_lane(s, l, lanes)?;
         // `first` is a level index in [0, last] (mip_levels clamps it).
-        let i = first as usize;
+        self.level_words(slot, first as usize)
+    }
+
+    /// Level `i` and its words; None past the last level.
+    #[inline(always)]
+    fn level_words<'a>(&'a self, slot: &'a Slot, i: usize) -> Option<(&'a ByteLevel, &'a [u32])> {
         let lv = self.levels.get(i)?;
         let Texels::Bytes(b) = &slot.levels.get(i)?.texels else {
             return None;
@@ -207,6 +297,28 @@ impl BytePlan {
         u: S::F,
         v: S::F,
     ) -> Option<[S::F; 4]> {
+        // Below 2^24, so the conversions are exact.
+        let n = self.bilinear_sums(s, lv, words, u, v)?;
+        let mut out = [s.splat(65536.0); 4];
+        for ch in 0..4 {
+            if let Some(b) = self.bytes[ch] {
+                out[ch] = n[b].to_f32();
+            }
+        }
+        Some(out)
+    }
+
+    /// [`BytePlan::bilinear`]'s sums as integers, per byte of the texel
+    /// word (not per channel): each at most `255 2^16`.
+    #[inline(always)]
+    fn bilinear_sums<S: Simd>(
+        &self,
+        s: S,
+        lv: &ByteLevel,
+        words: &[u32],
+        u: S::F,
+        v: S::F,
+    ) -> Option<[S::I; 4]> {
         let half = s.splat(0.5);
         let (tx, ax) = split_fixed(s, u * s.splat(lv.size[0]) - half)?;
         let (ty, ay) = split_fixed(s, v * s.splat(lv.size[1]) - half)?;
@@ -230,22 +342,14 @@ impl BytePlan {
         let o0 = (w00.shr(8) & m).mul_lo(ax0) + (w10.shr(8) & m).mul_lo(ax);
         let e1 = (w01 & m).mul_lo(ax0) + (w11 & m).mul_lo(ax);
         let o1 = (w01.shr(8) & m).mul_lo(ax0) + (w11.shr(8) & m).mul_lo(ax);
-        // Vertical, one channel a lane: at most 255 * 2^16 < 2^24, so the
-        // conversion is exact.
+        // Vertical, one channel a lane: at most 255 * 2^16.
         let low = s.splat_i(0xFFFF);
-        let n = [
-            ((e0 & low).mul_lo(ay0) + (e1 & low).mul_lo(ay)).to_f32(),
-            ((o0 & low).mul_lo(ay0) + (o1 & low).mul_lo(ay)).to_f32(),
-            (e0.shr(16).mul_lo(ay0) + e1.shr(16).mul_lo(ay)).to_f32(),
-            (o0.shr(16).mul_lo(ay0) + o1.shr(16).mul_lo(ay)).to_f32(),
-        ];
-        let mut out = [s.splat(65536.0); 4];
-        for ch in 0..4 {
-            if let Some(b) = self.bytes[ch] {
-                out[ch] = n[b];
-            }
-        }
-        Some(out)
+        Some([
+            (e0 & low).mul_lo(ay0) + (e1 & low).mul_lo(ay),
+            (o0 & low).mul_lo(ay0) + (o1 & low).mul_lo(ay),
+            e0.shr(16).mul_lo(ay0) + e1.shr(16).mul_lo(ay),
+            o0.shr(16).mul_lo(ay0) + o1.shr(16).mul_lo(ay),
+        ])
     }
 }
 
@@ -312,6 +416,27 @@ mod tests {
         assert!(plan(Format::DXT1, (8, 8), [A::Wrap; 2], F::Linear).is_some());
         // CLAMP needs no power of two.
         assert!(plan(Format::A8R8G8B8, (12, 5), [A::Clamp; 2], F::Linear).is_some());
+    }
+
+    /// `sample_packed`'s one-level bytes: for every filter sum `N` the
+    /// kernel can produce (up to `255 2^16`), `(N + 2^15) >> 16` is the
+    /// byte the float path gives the merger: `N / (255 2^16)` rounded,
+    /// times 255, plus 0.5, truncated.
+    #[test]
+    fn packed_bytes_equal_the_float_quantisation_for_every_sum() {
+        let d = 255.0f32 * 65536.0;
+        let mut wrong = 0u32;
+        for n in 0..=255u32 * 65536 {
+            let c = n as f32 / d;
+            let float_path = (c * 255.0 + 0.5) as u32;
+            if float_path != (n + 32768) >> 16 {
+                wrong += 1;
+            }
+        }
+        assert_eq!(wrong, 0);
+        // The plan of an 8-bit texture packs; its divisors are 255 and 1.
+        let p = plan(Format::X8R8G8B8, (4, 4), [A::Wrap; 2], F::Linear).unwrap();
+        assert!(p.packs);
     }
 
     #[test]

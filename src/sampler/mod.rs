@@ -422,6 +422,24 @@ impl BoundTextures {
     ) -> Option<[S::F; 4]> {
         self.slot(slot)?.sample_quick(s, c, ddx, ddy, active)
     }
+
+    /// [`BoundTextures::sample_quick`] quantised for an 8-bit render
+    /// target: each channel times 255, plus 0.5, truncated (the fast
+    /// merger's quantisation of a colour in [0, 1]), packed B, G, R, A from
+    /// the low byte up; 0 outside `active`. None where the shortcut does
+    /// not apply or the slot is not of the 8-bit kernel's shape.
+    #[inline(always)]
+    pub fn sample_quick_packed<S: Simd>(
+        &self,
+        s: S,
+        slot: SamplerSlot,
+        c: [S::F; 3],
+        ddx: [S::F; 3],
+        ddy: [S::F; 3],
+        active: S::M,
+    ) -> Option<S::I> {
+        self.slot(slot)?.sample_quick_packed(s, c, ddx, ddy, active)
+    }
 }
 
 /// What an unbound slot reads (TEXLDL; textures.md 5.6).

@@ -22,8 +22,16 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::lod::{Footprint, clamp_lod_v, iso_len2_v, log2_v};
-use super::{Dim, Filt, Slot};
+use super::{Dim, Filt, Mip, Slot};
 use crate::simd::{FloatV, MaskV, Simd};
+
+/// What [`Slot::quick_lod`] found.
+enum QuickLod<S: Simd> {
+    /// Every active lane magnifies: the lanes that do (the rest are inactive).
+    Magnified(S::M),
+    /// The clamped LOD of every lane.
+    Value(S::F),
+}
 
 impl Slot {
     /// Whether [`Slot::sample_quick`] can serve this slot (decided once, when the slot is made).
@@ -70,6 +78,41 @@ impl Slot {
         Some(self.blend_and_divide(s, c0, c1, (f, second), active))
     }
 
+    /// [`Slot::sample_quick`] quantised for an 8-bit target, as
+    /// `BytePlan::sample_packed` describes; None when the slot has no
+    /// byte plan or the request is not the shortcut's.
+    #[inline(always)]
+    pub(crate) fn sample_quick_packed<S: Simd>(
+        &self,
+        s: S,
+        c: [S::F; 3],
+        ddx: [S::F; 3],
+        ddy: [S::F; 3],
+        active: S::M,
+    ) -> Option<S::I> {
+        if !self.quick {
+            return None;
+        }
+        let plan = self.bytes.as_ref()?;
+        let uv = [c[0], c[1]];
+        match self.quick_lod(s, ddx, ddy, active) {
+            // `mip_levels` of magnified lanes: one level, no blend, so no
+            // per-lane level to compare.
+            QuickLod::Magnified(_) => {
+                let level = if self.mip == Mip::None {
+                    self.base_none
+                } else {
+                    self.base
+                };
+                plan.sample_packed_level(s, self, uv, level as usize, active)
+            }
+            QuickLod::Value(value) => {
+                let levels = self.mip_levels(s, value, value.le(s.splat(0.0)));
+                plan.sample_packed(s, self, uv, levels, active)
+            }
+        }
+    }
+
     /// The quick paths' last steps, as `sample_warp`'s: level 0's colour
     /// `c0`, blended towards level 1's `c1` by `f` on the `second` lanes
     /// (`c0 + (c1 - c0) f`), divided by the format's divisors, 0 outside
@@ -105,7 +148,23 @@ impl Slot {
         ddy: [S::F; 3],
         active: S::M,
     ) -> (S::F, S::F, S::F) {
-        let zero = s.splat(0.0);
+        match self.quick_lod(s, ddx, ddy, active) {
+            QuickLod::Magnified(mag) => self.mip_levels(s, s.splat(0.0), mag),
+            QuickLod::Value(value) => self.mip_levels(s, value, value.le(s.splat(0.0))),
+        }
+    }
+
+    /// The isotropic LOD of a quick-shaped slot's implicit-LOD request, as
+    /// `sample_warp` computes it, or only the fact that every active lane
+    /// magnifies (then the value does not matter).
+    #[inline(always)]
+    fn quick_lod<S: Simd>(
+        &self,
+        s: S,
+        ddx: [S::F; 3],
+        ddy: [S::F; 3],
+        active: S::M,
+    ) -> QuickLod<S> {
         // A 2D texture's third axis has size 0 in the footprint.
         let scale = [
             s.splat(self.size0[0]),
@@ -122,11 +181,10 @@ impl Slot {
         if self.lod_bias == 0.0 && (magnified | !active).all() {
             // Every active lane's LOD is at most 0 (`iso_len2_v`), and
             // `mip_levels` ignores the value of magnified lanes.
-            self.mip_levels(s, zero, magnified)
+            QuickLod::Magnified(magnified)
         } else {
             let iso = s.splat(0.5) * log2_v(s, len2);
-            let value = clamp_lod_v(s, iso + s.splat(self.lod_bias));
-            self.mip_levels(s, value, value.le(zero))
+            QuickLod::Value(clamp_lod_v(s, iso + s.splat(self.lod_bias)))
         }
     }
 }

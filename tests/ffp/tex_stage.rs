@@ -1,7 +1,9 @@
 //! Warp's one-texture fixed-function stage against the Reference driver's
 //! literal cascade: random single-stage operations and arguments (with
-//! COMPLEMENT and ALPHAREPLICATE), TFACTOR, specular add, vertex layouts with and without colours, texture formats, filters
-//! and address modes, with and without a depth buffer, on triangles large
+//! COMPLEMENT and ALPHAREPLICATE), TFACTOR, specular add, vertex layouts
+//! with and without colours, texture formats, filters and address modes,
+//! the texture alone (the stage's packed 8-bit output), with and without a
+//! depth buffer, on A8R8G8B8 and X8R8G8B8 targets, on triangles large
 //! enough to cover whole 8x8 blocks. Warp runs with 1 and 2 threads on both
 //! SIMD backends; every image must equal Reference's byte for byte.
 
@@ -92,10 +94,16 @@ fn arg(r: &mut Rng) -> TextureArg {
 fn scene(seed: u32, driver: DriverType, threads: usize, simd: SimdChoice) -> Vec<u8> {
     let mut r = Rng(seed);
     let depth = r.below(2) == 0;
+    // X8R8G8B8 sometimes: the fast merger writes its alpha byte as 0xFF.
+    let back = if r.below(4) == 0 {
+        Format::X8R8G8B8
+    } else {
+        Format::A8R8G8B8
+    };
     let d = Device::create(&DeviceDesc {
         drivers: &[driver],
         levels: &[FeatureLevel::Sm3],
-        back_buffer: (W, H, Format::A8R8G8B8),
+        back_buffer: (W, H, back),
         depth_stencil: depth.then_some(Format::D24S8),
         threads: Some(threads),
         simd,
@@ -201,6 +209,33 @@ fn scene(seed: u32, driver: DriverType, threads: usize, simd: SimdChoice) -> Vec
     ] {
         d.set_texture_stage_state(0, st).unwrap();
     }
+    // A third of the scenes: the texture alone, which the stage delivers as
+    // packed bytes when specular is off, mostly with the sampler state of
+    // the 8-bit kernel (LINEAR, WRAP or CLAMP), whose integer sums give the
+    // bytes on one level.
+    let alone = r.below(3) == 0;
+    if alone {
+        for st in [
+            T::ColorOp(TextureOp::SelectArg1),
+            T::ColorArg1(TextureArg::TEXTURE),
+            T::AlphaOp(TextureOp::SelectArg1),
+            T::AlphaArg1(TextureArg::TEXTURE),
+        ] {
+            d.set_texture_stage_state(0, st).unwrap();
+        }
+        if r.below(4) != 0 {
+            let linear = TextureFilter::Linear;
+            let modes = [TextureAddress::Wrap, TextureAddress::Clamp];
+            for state in [
+                SamplerState::MinFilter(linear),
+                SamplerState::MagFilter(linear),
+                SamplerState::AddressU(r.pick(&modes)),
+                SamplerState::AddressV(r.pick(&modes)),
+            ] {
+                d.set_sampler_state(0, state).unwrap();
+            }
+        }
+    }
     if r.below(5) == 0 {
         d.set_texture_stage_state(1, T::ColorOp(TextureOp::Modulate))
             .unwrap();
@@ -210,7 +245,9 @@ fn scene(seed: u32, driver: DriverType, threads: usize, simd: SimdChoice) -> Vec
             .unwrap();
     }
     d.set_render_state(RenderState::TextureFactor(Color(r.next())));
-    d.set_render_state(RenderState::SpecularEnable(r.below(2) == 0));
+    d.set_render_state(RenderState::SpecularEnable(
+        r.below(2) == 0 && !(alone && r.below(4) != 0),
+    ));
     d.set_render_state(RenderState::ShadeMode(if r.below(4) == 0 {
         ShadeMode::Flat
     } else {

@@ -11,7 +11,7 @@
 use crate::sampler_support::Rng;
 use warp9::resource::BaseTexture;
 use warp9::sampler::{BoundTextures, SamplerDesc};
-use warp9::simd::{FloatV, Portable, Simd};
+use warp9::simd::{FloatV, IntV, Portable, Simd};
 use warp9::state::{TextureAddress as A, TextureFilter as F};
 use warp9::texture_fetch::{Lod, TextureFetch, TextureFetchScalar};
 use warp9::{Device, DeviceDesc, Format, Pool, Usage};
@@ -137,7 +137,33 @@ fn check<S: Simd>(s: S, b: &BoundTextures, req: &Req, mask: u32) -> bool {
     if let Some(q) = &quick {
         compare(b, req, mask, q, "quick");
     }
+    if req.form == 0 {
+        let c = [coords[0], coords[1], coords[2]];
+        if let Some(words) = b.sample_quick_packed(s, 0, c, ddx, ddy, s.mask_from_bits(mask)) {
+            compare_packed(b, req, mask, words.to_array());
+        }
+    }
     quick.is_some()
+}
+
+/// `sample_quick_packed`'s words against the Reference's colour quantised
+/// as the fast merger quantises a saturated colour.
+fn compare_packed(b: &BoundTextures, req: &Req, mask: u32, words: [i32; 8]) {
+    for (i, c) in req.c.iter().enumerate() {
+        let want = if (mask >> i) & 1 == 1 {
+            let lod = lod_of(req.form, req.ddx, req.ddy, req.extra);
+            let v = TextureFetchScalar::sample(b, 0, *c, lod);
+            let q = |x: f32| ((x.clamp(0.0, 1.0) * 255.0 + 0.5) as u32) & 0xFF;
+            q(v[2]) | q(v[1]) << 8 | q(v[0]) << 16 | q(v[3]) << 24
+        } else {
+            0
+        };
+        assert_eq!(
+            words[i] as u32, want,
+            "packed lane {i}: {:#010x} vs Reference {want:#010x}, coords {c:?}",
+            words[i] as u32
+        );
+    }
 }
 
 /// `out` (four channels of eight lanes) against the Reference, lane by lane.
