@@ -470,3 +470,59 @@ fn unsafe_loads_stores_and_gathers_at_the_edges() {
         assert_eq!(floats, [0.0, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5]);
     }
 }
+
+/// `Simd::gather_u32_quad` on 4x2 blocks of consecutive texels (AVX2's six
+/// row loads) in a slice of exactly three rows of five words.
+struct Blocks;
+
+impl Kernel for Blocks {
+    type Output = Vec<u32>;
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> Vec<u32> {
+        let words: Vec<u32> = (0..15).map(|i| 100 + i).collect();
+        let mut out = Vec::new();
+        let lanes = s.i32s([0, 1, 2, 3, 0, 1, 2, 3]);
+        let down = s.i32s([0, 0, 0, 0, 5, 5, 5, 5]);
+        let up = s.i32s([10, 10, 10, 10, 5, 5, 5, 5]);
+        let (one, five) = (s.splat_i(1), s.splat_i(5));
+        // Rows 0, 5, 10 (the last load ends at the slice's last word); the
+        // same rows upwards (a negative gap); one lane off the block.
+        for (rows, x0) in [
+            ([down, down + five], lanes),
+            ([up, up - five], lanes),
+            ([down, down + five], s.i32s([0, 1, 2, 3, 0, 1, 3, 3])),
+        ] {
+            for v in s.gather_u32_quad(&words, rows, [x0, x0 + one]) {
+                out.extend(v.to_array().map(|x| x as u32));
+            }
+        }
+        out
+    }
+}
+
+#[test]
+fn gather_quad_reads_blocks_of_consecutive_texels() {
+    let run = |from: u32, gap: i32| -> Vec<u32> {
+        (0..8)
+            .map(|l| (from as i32 + (l % 4) + if l < 4 { 0 } else { gap }) as u32)
+            .collect()
+    };
+    let want: Vec<u32> = [
+        run(100, 5),
+        run(101, 5),
+        run(105, 5),
+        run(106, 5),
+        run(110, -5),
+        run(111, -5),
+        run(105, -5),
+        run(106, -5),
+        vec![100, 101, 102, 103, 105, 106, 108, 108],
+        vec![101, 102, 103, 104, 106, 107, 109, 109],
+        vec![105, 106, 107, 108, 110, 111, 113, 113],
+        vec![106, 107, 108, 109, 111, 112, 114, 114],
+    ]
+    .concat();
+    for backend in [Backend::Portable, Backend::new(true)] {
+        assert_eq!(dispatch(backend, Blocks), want, "{backend:?}");
+    }
+}

@@ -232,6 +232,36 @@ impl Simd for Avx2 {
             let (c, d) = self.gather_u32_adjacent(words, j0, rows[1] + x[1]);
             return [a, b, c, d];
         }
+        // A 4x2 block of consecutive texels (one texel per pixel, the
+        // commonest magnified footprint): lanes 0..4 read texels a..a+5 of
+        // one row, lanes 4..8 the same texels of the next (a + g), so the
+        // footprint is three rows of five words.
+        let a = avx!(_mm256_cvtsi256_si32(i0.0));
+        let window = avx!(_mm256_cmpeq_epi32(
+            i0.0,
+            _mm256_add_epi32(
+                _mm256_set1_epi32(a),
+                _mm256_setr_epi32(
+                    0,
+                    1,
+                    2,
+                    3,
+                    g,
+                    g.wrapping_add(1),
+                    g.wrapping_add(2),
+                    g.wrapping_add(3)
+                )
+            )
+        ));
+        if avx!(_mm256_movemask_epi8(window)) == -1 {
+            // SAFETY: AVX2 is present (token). `ok` checked every lane's
+            // pairs at i0 and j0 = i0 + g inside `words`, and `window` that
+            // lane k's i0 is a + k and lane 4 + k's a + g + k (k < 4): lane
+            // 3's pairs hold words a + 3, a + 4 and a + g + 3, a + g + 4,
+            // lane 7's j0 pair a + 2g + 3, a + 2g + 4, and each row's
+            // lower words are other lanes' (or, at a + 2g, lane 4's j0).
+            return unsafe { Avx2::load_window(words, a, g) };
+        }
         let mut at = [0i32; 8];
         // SAFETY: AVX2 is present (token); `at` is 32 writable bytes.
         unsafe { _mm256_storeu_si256(at.as_mut_ptr().cast(), i0.0) };
@@ -249,6 +279,40 @@ impl Simd for Avx2 {
 }
 
 impl Avx2 {
+    /// `gather_u32_quad`'s four texels when lane k < 4 reads the pairs at
+    /// `a + k` and `a + g + k` and lane 4 + k those at `a + g + k` and
+    /// `a + 2g + k`: rows `a`, `a + g` and `a + 2g`, five words each, as
+    /// six unaligned 4-word loads.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2 and words `a..a + 5`, `a + g..a + g + 5` and
+    /// `a + 2g..a + 2g + 5` must lie inside `words`.
+    #[inline(always)]
+    unsafe fn load_window(words: &[u32], a: i32, g: i32) -> [AI; 4] {
+        let (a, g) = (a as isize, g as isize);
+        let p = words.as_ptr();
+        // SAFETY (whole body): the caller guarantees the three rows' words
+        // lie inside `words` (wrapping offsets keep the slice's provenance;
+        // every read is inside it); `loadu` needs no alignment. The
+        // intrinsics need AVX2, which the caller guarantees.
+        unsafe {
+            macro_rules! ld {
+                ($at:expr) => {
+                    _mm_loadu_si128(p.wrapping_offset($at).cast())
+                };
+            }
+            let (r0, r0n) = (ld!(a), ld!(a + 1));
+            let (r1, r1n) = (ld!(a + g), ld!(a + g + 1));
+            let (r2, r2n) = (ld!(a + 2 * g), ld!(a + 2 * g + 1));
+            [
+                AI(_mm256_set_m128i(r1, r0)),
+                AI(_mm256_set_m128i(r1n, r0n)),
+                AI(_mm256_set_m128i(r2, r1)),
+                AI(_mm256_set_m128i(r2n, r1n)),
+            ]
+        }
+    }
+
     /// Lane i = `(words[at[i] + gap], words[at[i] + gap + 1])` as two vectors.
     ///
     /// # Safety
