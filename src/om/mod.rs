@@ -732,17 +732,8 @@ pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool, const ZCLIP: bool>
     if passed == 0 || out.written & 1 == 0 {
         return passed.count_ones();
     }
-    let c = &out.color[0];
     // X8R8G8B8's alpha byte is set by `store_color`.
-    let a = if f.x8 {
-        s.splat_i(0)
-    } else {
-        unorm8_if::<S, SATURATED>(s, c[3])
-    };
-    let word = unorm8_if::<S, SATURATED>(s, c[2])
-        | unorm8_if::<S, SATURATED>(s, c[1]).shl(8)
-        | unorm8_if::<S, SATURATED>(s, c[0]).shl(16)
-        | a.shl(24);
+    let word = pack_unorm8::<S, SATURATED>(s, &out.color[0], !f.x8);
     store_color(s, f, word, pass, passed, color)
 }
 
@@ -827,15 +818,27 @@ fn store_color<S: Simd>(
     passed.count_ones()
 }
 
-/// A saturated colour (every channel in [0, 1], not NaN) as the fast
-/// merger stores it on A8R8G8B8: each channel times 255, plus 0.5,
-/// truncated ([`unorm8_if`]), B, G, R, A from the low byte up.
+/// A colour as the fast merger stores it on A8R8G8B8: each channel as
+/// [`unorm8_if`] quantises it, B, G, R, A from the low byte up; the alpha
+/// byte 0 unless `alpha` (X8R8G8B8 sets it afterwards).
+#[inline(always)]
+fn pack_unorm8<S: Simd, const SATURATED: bool>(s: S, c: &[S::F; 4], alpha: bool) -> S::I {
+    let a = if alpha {
+        unorm8_if::<S, SATURATED>(s, c[3])
+    } else {
+        s.splat_i(0)
+    };
+    unorm8_if::<S, SATURATED>(s, c[2])
+        | unorm8_if::<S, SATURATED>(s, c[1]).shl(8)
+        | unorm8_if::<S, SATURATED>(s, c[0]).shl(16)
+        | a.shl(24)
+}
+
+/// A saturated colour (every channel in [0, 1], not NaN) packed as the
+/// fast merger packs it ([`pack_unorm8`]), alpha included.
 #[inline(always)]
 pub(crate) fn pack_saturated<S: Simd>(s: S, c: &[S::F; 4]) -> S::I {
-    unorm8_if::<S, true>(s, c[2])
-        | unorm8_if::<S, true>(s, c[1]).shl(8)
-        | unorm8_if::<S, true>(s, c[0]).shl(16)
-        | unorm8_if::<S, true>(s, c[3]).shl(24)
+    pack_unorm8::<S, true>(s, c, true)
 }
 
 /// [`unorm8`], without its clamp when `SATURATED` (`v` already in [0, 1]).

@@ -210,8 +210,7 @@ impl BytePlan {
     ) -> Option<S::I> {
         let second = f.ne(s.splat(0.0)) & active;
         if !self.packs || second.any() {
-            let c = self.sample(s, slot, [u, v], (l0, l1, f), active)?;
-            return Some(crate::om::pack_saturated(s, &c));
+            return self.sample_packed_float(s, slot, [u, v], (l0, l1, f), active);
         }
         let first = shared_lane(s, l0, active)?;
         // `first` is a level index in [0, last] (mip_levels clamps it).
@@ -231,8 +230,8 @@ impl BytePlan {
     ) -> Option<S::I> {
         if !self.packs {
             let level = s.splat(i as f32);
-            let c = self.sample(s, slot, [u, v], (level, level, s.splat(0.0)), active)?;
-            return Some(crate::om::pack_saturated(s, &c));
+            let levels = (level, level, s.splat(0.0));
+            return self.sample_packed_float(s, slot, [u, v], levels, active);
         }
         let (lv, words) = self.level_words(slot, i)?;
         let n = self.bilinear_sums(s, lv, words, u, v)?;
@@ -258,6 +257,21 @@ impl BytePlan {
         };
         let word = b | q[1].shl(8) | r.shl(16) | a.shl(24);
         Some(active.select_i(word, s.splat_i(0)))
+    }
+
+    /// [`BytePlan::sample`]'s colour packed as the fast merger packs it:
+    /// the route where the integer sums do not give the bytes.
+    #[inline(always)]
+    fn sample_packed_float<S: Simd>(
+        &self,
+        s: S,
+        slot: &Slot,
+        uv: [S::F; 2],
+        levels: (S::F, S::F, S::F),
+        active: S::M,
+    ) -> Option<S::I> {
+        let c = self.sample(s, slot, uv, levels, active)?;
+        Some(crate::om::pack_saturated(s, &c))
     }
 
     /// The level every lane of `lanes` reads and its words; None when they differ.
