@@ -609,3 +609,166 @@ fn point_clouds_equal_reference_for_threads_and_backends() {
         "only {differs_from_clear} clouds drew"
     );
 }
+
+/// Layers of constant depth (the fill scene S1's full-screen quads, and
+/// sprites): the Warp merger quantises such a primitive's depth once per
+/// 8x8 block, and the colour stage leaves out its clamps where a block's
+/// colours are proven inside [0, 1]. Random full-target and large quads,
+/// each at one depth (on and beside 24-bit quantisation steps, +-0, outside
+/// [0, 1]), random depth functions, bias, viewport depth range, Gouraud
+/// and flat colours with and without specular: Warp (1 and 2 threads,
+/// both backends) equals Reference in colour and depth. One layer is also
+/// checked by hand.
+#[test]
+fn constant_depth_layers_equal_reference() {
+    use warp9::state::Viewport;
+    let (w, h) = (150u32, 70u32);
+    let step = 1.0 / 16_777_215.0f32;
+    let go = |seed: u32, driver: DriverType, threads: usize, simd: SimdChoice| {
+        let o = Opts {
+            driver,
+            level: warp9::FeatureLevel::Sm3,
+            size: (w, h),
+            format: if seed.is_multiple_of(2) {
+                Format::X8R8G8B8
+            } else {
+                Format::A8R8G8B8
+            },
+            depth: Some(if seed.is_multiple_of(3) {
+                Format::D24X8
+            } else {
+                Format::D24S8
+            }),
+            threads,
+            simd,
+        };
+        let mut d = device(&o);
+        let mut r = Rng(seed * 104_729);
+        let flags = ClearFlags::TARGET | ClearFlags::ZBUFFER;
+        d.clear(&[], flags, r.next(), r.f(0.0, 1.0), 0).unwrap();
+        for _ in 0..12 {
+            for st in fast_states(&mut r) {
+                d.set_render_state(st);
+            }
+            let (min_z, max_z) = if r.below(4) == 0 {
+                (r.f(0.0, 0.5), r.f(0.5, 1.0))
+            } else {
+                (0.0, 1.0)
+            };
+            d.set_viewport(&Viewport {
+                x: 0,
+                y: 0,
+                width: w,
+                height: h,
+                min_z,
+                max_z,
+            })
+            .unwrap();
+            let z = match r.below(8) {
+                0 => r.below(1 << 24) as f32 * step,
+                1 => (r.below(1 << 24) as f32 + 0.5) * step,
+                2 => -0.0,
+                3 => r.f(-0.3, 1.3),
+                _ => r.f(0.0, 1.0),
+            };
+            let (x0, y0, x1, y1) = if r.below(2) == 0 {
+                (-0.5, -0.5, w as f32 - 0.5, h as f32 - 0.5)
+            } else {
+                (
+                    r.f(-20.0, 60.0),
+                    r.f(-20.0, 30.0),
+                    r.f(70.0, 170.0),
+                    r.f(35.0, 90.0),
+                )
+            };
+            let c = |r: &mut Rng| V {
+                specular: r.next(),
+                ..v(0.0, 0.0, z, r.next())
+            };
+            let (c0, c1, c2, c3) = (c(&mut r), c(&mut r), c(&mut r), c(&mut r));
+            let at = |c: V, x: f32, y: f32| V { x, y, ..c };
+            let quad = [
+                at(c0, x0, y0),
+                at(c1, x1, y0),
+                at(c2, x1, y1),
+                at(c0, x0, y0),
+                at(c2, x1, y1),
+                at(c3, x0, y1),
+            ];
+            draw(&mut d, PrimitiveType::TriangleList, &quad);
+        }
+        let ds = d.get_depth_stencil_surface().unwrap().read_bytes();
+        (raw(&d), ds)
+    };
+    let mut drawn = 0;
+    for seed in 1..=12u32 {
+        let want = go(seed, DriverType::Reference, 1, SimdChoice::Auto);
+        let cleared = {
+            let mut d = device(&Opts {
+                size: (w, h),
+                depth: Some(Format::D24S8),
+                ..Opts::default()
+            });
+            d.clear(&[], ClearFlags::TARGET, 0, 1.0, 0).unwrap();
+            raw(&d)
+        };
+        if want.0 != cleared {
+            drawn += 1;
+        }
+        for (threads, simd) in [
+            (1, SimdChoice::Auto),
+            (2, SimdChoice::Auto),
+            (1, SimdChoice::Portable),
+        ] {
+            let got = go(seed, DriverType::Warp, threads, simd);
+            assert!(
+                got.0 == want.0,
+                "seed {seed}: colour differs ({threads}, {simd:?})"
+            );
+            assert!(
+                got.1 == want.1,
+                "seed {seed}: depth differs ({threads}, {simd:?})"
+            );
+        }
+    }
+    assert!(drawn >= 8, "only {drawn} of 12 layer scenes drew anything");
+
+    // By hand: a layer at z = 0.25 over one at 0.5, LESSEQUAL, D24S8 with
+    // stencil 0x5A kept: depth field round(0.25 * (2^24 - 1)) = 4194304
+    // (0.25 * 16777215 = 4194303.75), the colour the layer's.
+    for driver in [DriverType::Warp, DriverType::Reference] {
+        let mut d = device(&Opts {
+            driver,
+            size: (w, h),
+            depth: Some(Format::D24S8),
+            ..Opts::default()
+        });
+        let all = ClearFlags::TARGET | ClearFlags::ZBUFFER | ClearFlags::STENCIL;
+        d.clear(&[], all, 0, 1.0, 0x5A).unwrap();
+        d.set_render_state(RenderState::ZFunc(CmpFunc::LessEqual));
+        let layer = |d: &mut Device, z: f32, color: u32| {
+            let (x1, y1) = (w as f32 - 0.5, h as f32 - 0.5);
+            let quad = [
+                v(-0.5, -0.5, z, color),
+                v(x1, -0.5, z, color),
+                v(x1, y1, z, color),
+                v(-0.5, -0.5, z, color),
+                v(x1, y1, z, color),
+                v(-0.5, y1, z, color),
+            ];
+            draw(d, PrimitiveType::TriangleList, &quad);
+        };
+        layer(&mut d, 0.5, 0xFF11_2233);
+        layer(&mut d, 0.25, 0xFF44_5566);
+        layer(&mut d, 0.25 + 2.0 * step, 0xFF77_8899);
+        let px = pixels(&d);
+        assert!(px.iter().all(|&p| p == 0xFF44_5566), "{driver:?}");
+        let ds = d.get_depth_stencil_surface().unwrap().read_bytes();
+        let want = (4_194_304u32 << 8) | 0x5A;
+        assert!(
+            ds.chunks_exact(4)
+                .all(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) == want),
+            "{driver:?}"
+        );
+    }
+}

@@ -653,6 +653,24 @@ impl FastOm {
         self.func
     }
 
+    /// Whether the draw tests against a depth buffer.
+    pub(crate) fn has_depth(&self) -> bool {
+        self.depth
+    }
+
+    /// Depth `z` plus `bias` as the D24 field stores it: clamped to the
+    /// viewport's [MinZ, MaxZ] and quantised. The viewport's MinZ and MaxZ
+    /// lie in [0, 1] (SetViewport checks), so this clamp already lands in
+    /// [0, 1]: `merge`'s second clamp to [0, 1] could only turn -0 into +0,
+    /// which quantises the same.
+    #[inline(always)]
+    pub(crate) fn quantize<S: Simd>(&self, s: S, z: S::F, bias: f32) -> S::I {
+        let zb = (z + s.splat(bias))
+            .max(s.splat(self.min_z))
+            .min(s.splat(self.max_z));
+        crate::simd::unorm(s, zb, 24)
+    }
+
     /// Whether interpolated depth outside [0, 1] is discarded per pixel.
     pub(crate) fn z_clip(&self) -> bool {
         self.z_clip
@@ -682,7 +700,7 @@ pub(crate) fn merge_fast<S: Simd>(
         color: [quad(&mut c0[ci..]), quad(c1)],
     };
     let live = s.mask_from_bits(inp.live);
-    merge_fast_rows::<S, false, true>(s, f, f.func, out, live, inp.z, inp.bias, rows)
+    merge_fast_rows::<S, false, true>(s, f, f.func, out, live, inp.z, inp.bias, None, rows)
 }
 
 /// The first eight words of `w` (which holds at least eight) as two fours.
@@ -714,7 +732,8 @@ pub(crate) struct StampRows<'a> {
 /// the caller knows every colour channel is in [0, 1] (not NaN), so the
 /// clamp before quantisation, which could not change a value, is left out.
 /// `ZCLIP` false: the caller knows `z` is in [0, 1] wherever `f` would clip
-/// it, so the per-pixel test is left out.
+/// it, so the per-pixel test is left out. `flat`: `z` plus `bias`
+/// quantised, when the caller knows it is the same in every lane.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool, const ZCLIP: bool>(
@@ -725,10 +744,11 @@ pub(crate) fn merge_fast_rows<S: Simd, const SATURATED: bool, const ZCLIP: bool>
     live: S::M,
     z: S::F,
     bias: f32,
+    flat: Option<S::I>,
     rows: StampRows<'_>,
 ) -> u32 {
     let StampRows { depth, color } = rows;
-    let (pass, passed) = fast_depth::<S, ZCLIP>(s, f, func, live & !out.kill, z, bias, depth);
+    let (pass, passed) = fast_depth::<S, ZCLIP>(s, f, func, live & !out.kill, z, bias, flat, depth);
     if passed == 0 || out.written & 1 == 0 {
         return passed.count_ones();
     }
@@ -751,10 +771,11 @@ pub(crate) fn merge_fast_packed<S: Simd, const ZCLIP: bool>(
     live: S::M,
     z: S::F,
     bias: f32,
+    flat: Option<S::I>,
     rows: StampRows<'_>,
 ) -> u32 {
     let StampRows { depth, color } = rows;
-    let (pass, passed) = fast_depth::<S, ZCLIP>(s, f, func, live, z, bias, depth);
+    let (pass, passed) = fast_depth::<S, ZCLIP>(s, f, func, live, z, bias, flat, depth);
     if passed == 0 {
         return 0;
     }
@@ -763,7 +784,9 @@ pub(crate) fn merge_fast_packed<S: Simd, const ZCLIP: bool>(
 
 /// The depth half of the fast merger: the `live` lanes (clipped to depth
 /// [0, 1] where `f` says so) that pass the depth test, with the depth
-/// buffer written; and their bits.
+/// buffer written; and their bits. `flat`: the stamp's quantised depth
+/// when the caller knows it already (the same in every lane).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn fast_depth<S: Simd, const ZCLIP: bool>(
     s: S,
@@ -772,6 +795,7 @@ fn fast_depth<S: Simd, const ZCLIP: bool>(
     mut live: S::M,
     z: S::F,
     bias: f32,
+    flat: Option<S::I>,
     depth: Option<[&mut [u32; 4]; 2]>,
 ) -> (S::M, u32) {
     if ZCLIP && f.z_clip {
@@ -781,13 +805,10 @@ fn fast_depth<S: Simd, const ZCLIP: bool>(
         return (live, live.bits());
     };
     let word = s.load_u32_rows(d0, d1);
-    // The viewport's MinZ and MaxZ lie in [0, 1] (SetViewport checks), so
-    // this clamp already lands in [0, 1]: `merge`'s second clamp to [0, 1]
-    // could only turn -0 into +0, which quantises the same.
-    let zb = (z + s.splat(bias))
-        .max(s.splat(f.min_z))
-        .min(s.splat(f.max_z));
-    let zq = crate::simd::unorm(s, zb, 24);
+    let zq = match flat {
+        Some(zq) => zq,
+        None => f.quantize(s, z, bias),
+    };
     let pass = cmp_i(s, func, zq, word.shr(8)) & live;
     let passed = pass.bits();
     if passed != 0 && f.write {

@@ -718,6 +718,18 @@ fn full_block<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool>
     let vals = &mut vals[..n];
     let mut out = PixelOut::new(s);
     let mut samples = 0;
+    // A primitive of constant depth (a full-screen layer, a sprite, any
+    // screen-parallel triangle) has the same depth in every stamp: every
+    // stamp's `t + u` is `a0` plus zero terms, which is `a0` (or +-0 when
+    // `a0` is a zero, and those quantise alike). So it is quantised once.
+    // (An `if`, not `bool::then`: a closure is compiled outside the AVX2
+    // trampoline.)
+    let p = b.p;
+    let flat = if f.has_depth() && p.z.ddx == 0.0 && p.z.ddy == 0.0 {
+        Some(f.quantize(s, cols[0] + rows[0], p.bias))
+    } else {
+        None
+    };
     // Index loops and one stamp function called twice rather than iterator
     // adaptors or an array of the two halves: LLVM left a zip of chunks out
     // of line (a call inside the AVX2 loop spills every vector register,
@@ -733,16 +745,18 @@ fn full_block<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool>
             tc: left_cols,
             ur,
         };
-        samples +=
-            block_stamp::<S, P, ZCLIP, AFFINE>(s, b, f, func, &st, left, vals, &mut out, scratch);
+        samples += block_stamp::<S, P, ZCLIP, AFFINE>(
+            s, b, f, func, &st, left, flat, vals, &mut out, scratch,
+        );
         let st = BlockStamp {
             x: b.bx + 4,
             y,
             tc: right_cols,
             ur,
         };
-        samples +=
-            block_stamp::<S, P, ZCLIP, AFFINE>(s, b, f, func, &st, right, vals, &mut out, scratch);
+        samples += block_stamp::<S, P, ZCLIP, AFFINE>(
+            s, b, f, func, &st, right, flat, vals, &mut out, scratch,
+        );
     }
     samples
 }
@@ -766,6 +780,7 @@ fn block_stamp<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool
     func: CmpFunc,
     at: &BlockStamp<'_, S>,
     words: StampRows<'_>,
+    flat: Option<S::I>,
     vals: &mut [S::F],
     out: &mut PixelOut<S>,
     scratch: &mut P::Scratch<'c, S>,
@@ -795,17 +810,19 @@ fn block_stamp<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool
     };
     if P::PACKS {
         if let Some(word) = ctx.stage.shade_packed(s, &st, &attrs, out, scratch) {
-            return merge_fast_packed::<S, ZCLIP>(s, f, func, word, full, z, p.bias, words);
+            return merge_fast_packed::<S, ZCLIP>(s, f, func, word, full, z, p.bias, flat, words);
         }
     } else {
         ctx.stage.shade(s, &st, &attrs, out, scratch);
     }
     // The fast merger has no fog, so the fog alpha is not needed.
     let (z, bias) = merged_depth(s, p.bias, out, z);
+    // `oDepth` replaces the primitive's depth.
+    let flat = if out.depth.is_none() { flat } else { None };
     if P::SATURATES {
-        merge_fast_rows::<S, true, ZCLIP>(s, f, func, out, full, z, bias, words)
+        merge_fast_rows::<S, true, ZCLIP>(s, f, func, out, full, z, bias, flat, words)
     } else {
-        merge_fast_rows::<S, false, ZCLIP>(s, f, func, out, full, z, bias, words)
+        merge_fast_rows::<S, false, ZCLIP>(s, f, func, out, full, z, bias, flat, words)
     }
 }
 
