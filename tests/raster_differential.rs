@@ -9,6 +9,14 @@ use raster_support::*;
 use warp9::state::{Blend, BlendOp, CmpFunc, Cull, FillMode, ShadeMode, StencilOp};
 use warp9::{ClearFlags, Device, DriverType, Format, PrimitiveType, RenderState, SimdChoice};
 
+/// The Warp configurations each differential test compares with
+/// Reference: one thread and two on the CPU's backend, and the portable one.
+const WARP_RUNS: [(usize, SimdChoice); 3] = [
+    (1, SimdChoice::Auto),
+    (2, SimdChoice::Auto),
+    (1, SimdChoice::Portable),
+];
+
 struct Rng(u32);
 
 impl Rng {
@@ -416,11 +424,7 @@ fn fast_path_states_equal_reference() {
         if want.0 != go(DriverType::Reference, 1, SimdChoice::Auto, 0).0 {
             drawn += 1;
         }
-        for (threads, simd) in [
-            (1, SimdChoice::Auto),
-            (2, SimdChoice::Auto),
-            (1, SimdChoice::Portable),
-        ] {
+        for (threads, simd) in WARP_RUNS {
             let got = go(DriverType::Warp, threads, simd, 10);
             assert!(
                 got.0 == want.0,
@@ -489,11 +493,7 @@ fn depth_clipped_full_blocks_equal_reference() {
         "{drawn} of {} pixels drawn: the depth range must clip some and keep some",
         want.len()
     );
-    for (threads, simd) in [
-        (1, SimdChoice::Auto),
-        (2, SimdChoice::Auto),
-        (1, SimdChoice::Portable),
-    ] {
+    for (threads, simd) in WARP_RUNS {
         assert!(
             go(DriverType::Warp, threads, simd) == want,
             "Warp ({threads} threads, {simd:?}) differs from Reference"
@@ -715,11 +715,7 @@ fn constant_depth_layers_equal_reference() {
         if want.0 != cleared {
             drawn += 1;
         }
-        for (threads, simd) in [
-            (1, SimdChoice::Auto),
-            (2, SimdChoice::Auto),
-            (1, SimdChoice::Portable),
-        ] {
+        for (threads, simd) in WARP_RUNS {
             let got = go(seed, DriverType::Warp, threads, simd);
             assert!(
                 got.0 == want.0,
