@@ -19,6 +19,7 @@
 
 use rayon::prelude::*;
 
+use super::vertex_pass::POINT_DROPPED;
 use crate::geom::clip::GUARD;
 use crate::geom::{Prim, VertexBuf};
 use crate::state::Viewport;
@@ -35,7 +36,7 @@ pub(crate) enum ClipPlane {
 
 impl ClipPlane {
     #[inline]
-    fn dist(&self, v: &[f32]) -> f32 {
+    pub(super) fn dist(&self, v: &[f32]) -> f32 {
         match *self {
             ClipPlane::Homogeneous(p) => p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3],
             ClipPlane::Stored(i) => v[i],
@@ -63,44 +64,6 @@ pub(crate) fn volume_planes(vp: &Viewport) -> Vec<ClipPlane> {
         ClipPlane::Homogeneous([0.0, 1.0, 0.0, -c]),
         ClipPlane::Homogeneous([0.0, -1.0, 0.0, d]),
     ]
-}
-
-/// The outcode of every vertex of `buf`: bit i set when the vertex is
-/// outside plane i (NaN distances are outside). The plane kinds are sorted
-/// out once, not once per vertex and plane.
-fn outcodes(buf: &VertexBuf, planes: &[ClipPlane], pool: Option<&rayon::ThreadPool>) -> Vec<u32> {
-    let mut homogeneous: Vec<(u32, [f32; 4])> = Vec::new();
-    let mut stored: Vec<(u32, usize)> = Vec::new();
-    for (i, p) in planes.iter().enumerate() {
-        match *p {
-            ClipPlane::Homogeneous(h) => homogeneous.push((1 << i, h)),
-            ClipPlane::Stored(at) => stored.push((1 << i, at)),
-        }
-    }
-    let code_of = |v: &[f32]| {
-        let mut code = 0;
-        let (x, y, z, w) = (v[0], v[1], v[2], v[3]);
-        for &(bit, p) in &homogeneous {
-            // The same expression, in the same order, as `ClipPlane::dist`.
-            let d = p[0] * x + p[1] * y + p[2] * z + p[3] * w;
-            if !(d >= 0.0) {
-                code |= bit;
-            }
-        }
-        for &(bit, at) in &stored {
-            if !(v[at] >= 0.0) {
-                code |= bit;
-            }
-        }
-        code
-    };
-    let stride = buf.stride.max(1);
-    match pool {
-        Some(pool) if buf.len() > PARALLEL_VERTICES => {
-            pool.install(|| buf.data.par_chunks_exact(stride).map(code_of).collect())
-        }
-        _ => buf.data.chunks_exact(stride).map(code_of).collect(),
-    }
 }
 
 /// Sutherland–Hodgman clip of a convex polygon (`stride` floats per vertex).
@@ -154,38 +117,49 @@ fn clip_segment(a: &[f32], b: &[f32], planes: &[ClipPlane]) -> Option<(Vec<f32>,
     Some((lerp(t0), lerp(t1)))
 }
 
-/// Vertex counts above which the per-vertex passes (outcodes, projection)
-/// run on the Warp pool: each vertex's result depends on it alone, so the
-/// split cannot change a bit.
+/// Vertex counts above which the projection of a clipped draw runs on
+/// the Warp pool: each vertex's result depends on it alone, so the split
+/// cannot change a bit.
 const PARALLEL_VERTICES: usize = 16384;
 
-/// Clips `prims` of the clip-space `buf` against `planes` (new vertices
-/// are appended), then maps every vertex to screen space through `vp` and
-/// drops primitives left with a non-finite position or `w <= 0`. With a
-/// `pool` (Warp), the per-vertex passes of large draws run on it.
+/// Clips `prims` of `buf` by `codes` (one per vertex, from
+/// [`VertexPass`]) against `planes` (new vertices are appended), then maps
+/// every vertex to screen space through `vp` and drops primitives left
+/// with a non-finite position or `w <= 0`. A point list's vertices are
+/// already projected (`codes` hold point words): its points are kept or
+/// dropped by their codes. With a `pool` (Warp), the projection of large
+/// draws runs on it.
 pub(crate) fn clip_and_project(
     buf: &mut VertexBuf,
     prims: Vec<Prim>,
     planes: &[ClipPlane],
+    codes: &[u32],
+    projected: bool,
     vp: &Viewport,
     pool: Option<&rayon::ThreadPool>,
 ) -> Vec<Prim> {
+    let in_range = |p: &Prim| p.vertices().iter().all(|&i| (i as usize) < codes.len());
+    if projected {
+        let kept = |p: &Prim| {
+            p.vertices()
+                .iter()
+                .all(|&i| codes.get(i as usize).is_some_and(|&c| c != POINT_DROPPED))
+        };
+        let mut out = prims;
+        if !out.iter().all(kept) {
+            out.retain(kept);
+        }
+        return out;
+    }
     let mut out;
-    // Outcodes once per vertex, not once per primitive that uses it (a mesh
-    // vertex belongs to about six triangles). Clipping appends vertices
-    // that no input primitive refers to.
-    let codes = outcodes(buf, planes, pool);
     // Every vertex inside every plane (the common case): every primitive
     // is kept as it is, so the list is not walked and copied.
-    let inside = codes.iter().all(|&c| c == 0)
-        && prims
-            .iter()
-            .all(|p| p.vertices().iter().all(|&i| (i as usize) < codes.len()));
+    let inside = codes.iter().all(|&c| c == 0) && prims.iter().all(in_range);
     if inside {
         out = prims;
     } else {
         out = Vec::with_capacity(prims.len());
-        clip_prims(buf, prims, planes, &codes, &mut out);
+        clip_prims(buf, prims, planes, codes, &mut out);
     }
     let usable = project(buf, vp, pool);
     if usable.iter().all(|&u| u) {
@@ -266,30 +240,54 @@ fn clip_prims(
     }
 }
 
-/// Perspective divide and viewport transform of every vertex in place
-/// (rasterization.md 3): `(x, y, z, w)` → `(xs, ys, zs, 1/w)`; returns per
-/// vertex whether the result is usable (finite, `rhw > 0`).
-fn project(buf: &mut VertexBuf, vp: &Viewport, pool: Option<&rayon::ThreadPool>) -> Vec<bool> {
-    let (x0, y0) = (vp.x as f32, vp.y as f32);
-    let hw = vp.width as f32 * 0.5;
-    let hh = vp.height as f32 * 0.5;
-    let dz = vp.max_z - vp.min_z;
-    // `max(1)`: chunks of zero floats are not a thing (an empty buffer).
-    let stride = buf.stride.max(1);
-    let usable_pos = |h: &[f32]| h[..4].iter().all(|c| c.is_finite()) && h[3] > 0.0;
-    let one = |v: &mut [f32]| {
+/// The perspective divide and viewport transform (rasterization.md 3):
+/// `(x, y, z, w)` → `(xs, ys, zs, 1/w)`.
+pub(super) struct Projection {
+    pub(super) x0: f32,
+    pub(super) y0: f32,
+    pub(super) hw: f32,
+    pub(super) hh: f32,
+    pub(super) min_z: f32,
+    pub(super) dz: f32,
+}
+
+impl Projection {
+    pub(super) fn new(vp: &Viewport) -> Projection {
+        Projection {
+            x0: vp.x as f32,
+            y0: vp.y as f32,
+            hw: vp.width as f32 * 0.5,
+            hh: vp.height as f32 * 0.5,
+            min_z: vp.min_z,
+            dz: vp.max_z - vp.min_z,
+        }
+    }
+
+    /// Projects vertex `v` in place; returns whether the result is usable
+    /// (finite, `rhw > 0`).
+    #[inline]
+    pub(super) fn apply(&self, v: &mut [f32]) -> bool {
         let w = v[3];
         if !(w > 0.0) {
             v[3] = 0.0;
             return false;
         }
         let (xn, yn, zn) = (v[0] / w, v[1] / w, v[2] / w);
-        v[0] = (x0 + (1.0 + xn) * hw).clamp(-GUARD, GUARD);
-        v[1] = (y0 + (1.0 - yn) * hh).clamp(-GUARD, GUARD);
-        v[2] = vp.min_z + zn * dz;
+        v[0] = (self.x0 + (1.0 + xn) * self.hw).clamp(-GUARD, GUARD);
+        v[1] = (self.y0 + (1.0 - yn) * self.hh).clamp(-GUARD, GUARD);
+        v[2] = self.min_z + zn * self.dz;
         v[3] = 1.0 / w;
-        usable_pos(v)
-    };
+        v[..4].iter().all(|c| c.is_finite()) && v[3] > 0.0
+    }
+}
+
+/// Projects every vertex of `buf` in place ([`Projection`]); returns per
+/// vertex whether the result is usable.
+fn project(buf: &mut VertexBuf, vp: &Viewport, pool: Option<&rayon::ThreadPool>) -> Vec<bool> {
+    let proj = Projection::new(vp);
+    // `max(1)`: chunks of zero floats are not a thing (an empty buffer).
+    let stride = buf.stride.max(1);
+    let one = |v: &mut [f32]| proj.apply(v);
     match pool {
         Some(pool) if buf.len() > PARALLEL_VERTICES => {
             pool.install(|| buf.data.par_chunks_exact_mut(stride).map(one).collect())
@@ -301,6 +299,19 @@ fn project(buf: &mut VertexBuf, vp: &Viewport, pool: Option<&rayon::ThreadPool>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pipeline::vertex_pass::VertexPass;
+
+    /// The codes pass, then the clip and projection, as a draw runs them.
+    fn clip_and_project_all(
+        buf: &mut VertexBuf,
+        prims: Vec<Prim>,
+        planes: &[ClipPlane],
+    ) -> Vec<Prim> {
+        let mut codes = vec![0; buf.len()];
+        let stride = buf.stride;
+        VertexPass::new(planes, &vp(), None, None).run(&mut buf.data, stride, &mut codes);
+        clip_and_project(buf, prims, planes, &codes, false, &vp(), None)
+    }
 
     fn vp() -> Viewport {
         Viewport {
@@ -324,7 +335,7 @@ mod tests {
             provoking: 0,
             last: false,
         }];
-        let out = clip_and_project(&mut buf, prims, &volume_planes(&vp()), &vp(), None);
+        let out = clip_and_project_all(&mut buf, prims, &volume_planes(&vp()));
         assert_eq!(out.len(), 1);
         assert_eq!(&buf.get(0)[..4], &[0.0, 0.0, 0.0, 1.0]);
         assert_eq!(&buf.get(1)[..4], &[100.0, 50.0, 0.5, 0.5]);
@@ -345,7 +356,7 @@ mod tests {
             v: [0, 1, 2],
             provoking: 0,
         };
-        let out = clip_and_project(&mut buf, vec![tri], &volume_planes(&vp()), &vp(), None);
+        let out = clip_and_project_all(&mut buf, vec![tri], &volume_planes(&vp()));
         assert_eq!(out.len(), 2);
         assert!(
             out.iter()
@@ -362,15 +373,13 @@ mod tests {
                 0.0, 0.5, 0.5, 1.0, 0.0, -1.0,
             ],
         };
-        let out = clip_and_project(&mut buf2, vec![tri], &planes, &vp(), None);
+        let out = clip_and_project_all(&mut buf2, vec![tri], &planes);
         assert_eq!(out.len(), 2);
         // Entirely behind: nothing.
         let mut buf3 = VertexBuf {
             stride: 5,
             data: [0.0, 0.0, -1.0, -1.0, 0.0].repeat(3),
         };
-        assert!(
-            clip_and_project(&mut buf3, vec![tri], &volume_planes(&vp()), &vp(), None).is_empty()
-        );
+        assert!(clip_and_project_all(&mut buf3, vec![tri], &volume_planes(&vp())).is_empty());
     }
 }

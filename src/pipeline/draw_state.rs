@@ -53,6 +53,7 @@ use super::clip_space::{ClipPlane, clip_and_project, volume_planes};
 use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
 use super::state::{DrawState, FogSource};
 use super::tex_stage::TexStage;
+use super::vertex_pass::VertexPass;
 use super::vertex_stage::{Varyings, VertexInputs, VertexProc, shader_plan, texcoord_slots};
 use super::{DrawCall, VertexSource, targets, vertex_numbers};
 
@@ -292,6 +293,8 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     let reference = d.driver == DriverType::Reference;
     let pool = d.split_pool();
     let mut ffp_key: Option<FfpVertexKey> = None;
+    // A vertex-processed point list's point words (`raster::point_word`).
+    let mut point_words: Vec<u32> = Vec::new();
     let (buf, prims, var) = if let Some(layout) = &fetch_layout {
         let views: Vec<Option<StreamView>> = (0..d.state.streams.len())
             .map(|s| {
@@ -435,16 +438,27 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         let freqs: [u32; 16] =
             std::array::from_fn(|i| streams.streams[i].as_ref().map_or(1, |s| s.freq));
         let (_, instances) = instancing(&freqs, matches!(call.source, VertexSource::Indexed(_)));
+        let mut planes = volume_planes(&d.state.viewport);
+        planes.extend(user_planes);
+        let pass = VertexPass::new(
+            &planes,
+            &d.state.viewport,
+            points.then_some(&st),
+            (!reference).then_some(backend),
+        );
+        // The last draw's buffer, resized: the vertex stage writes every
+        // float of every row, so only growth is zero-filled.
+        let stride = var.stride();
+        let count = numbers.len() * instances as usize;
         let mut data = std::mem::take(&mut d.pipeline.vertex_data);
-        data.clear();
-        let mut buf = VertexBuf {
-            stride: var.stride(),
-            data,
-        };
+        data.truncate(count * stride);
+        data.resize(count * stride, 0.0);
+        let mut codes = vec![0u32; count];
         let mut prims: Vec<Prim> = Vec::with_capacity(call.primitive_count as usize);
-        let mut shifted = Vec::with_capacity(map.len());
+        let mut shifted = Vec::new();
+        let per_instance = numbers.len();
         for inst in 0..instances {
-            let first = buf.len() as u32;
+            let first = inst as usize * per_instance;
             let inputs = VertexInputs {
                 reference,
                 backend,
@@ -453,14 +467,39 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
                 textures: &textures,
                 var: &var,
             };
-            proc_.run(&inputs, &numbers, &mut buf, pool.as_deref());
-            shifted.clear();
-            shifted.extend(map.iter().map(|&m| m + first));
-            assemble(call.primitive, call.primitive_count, &shifted, &mut prims);
+            proc_.run(
+                &inputs,
+                &numbers,
+                stride,
+                &mut data[first * stride..(first + per_instance) * stride],
+                &pass,
+                &mut codes[first..first + per_instance],
+                pool.as_deref(),
+            );
+            // Instance 0's vertices start at 0: its map needs no shift.
+            let map = if first == 0 {
+                &map[..]
+            } else {
+                shifted.clear();
+                shifted.extend(map.iter().map(|&m| m + first as u32));
+                &shifted[..]
+            };
+            assemble(call.primitive, call.primitive_count, map, &mut prims);
         }
-        let mut planes = volume_planes(&d.state.viewport);
-        planes.extend(user_planes);
-        let prims = clip_and_project(&mut buf, prims, &planes, &d.state.viewport, pool.as_deref());
+        let mut buf = VertexBuf { stride, data };
+        let projected = pass.projects();
+        let prims = clip_and_project(
+            &mut buf,
+            prims,
+            &planes,
+            &codes,
+            projected,
+            &d.state.viewport,
+            pool.as_deref(),
+        );
+        if projected {
+            point_words = codes;
+        }
         (buf, prims, var)
     };
     if prims.is_empty() {
@@ -518,11 +557,12 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         }
     };
     let fog_attr = if fog_interp { var.fog } else { None };
+    let words = (!point_words.is_empty()).then_some(&point_words[..]);
     match &stage {
-        Stage::Color(s) => render(d, &st, &buf, &prims, s, fog_attr),
-        Stage::Ffp(s) => render(d, &st, &buf, &prims, s, fog_attr),
-        Stage::Tex(s) => render(d, &st, &buf, &prims, s, fog_attr),
-        Stage::Shader(s) => render(d, &st, &buf, &prims, s, fog_attr),
+        Stage::Color(s) => render(d, &st, &buf, &prims, s, fog_attr, words),
+        Stage::Ffp(s) => render(d, &st, &buf, &prims, s, fog_attr, words),
+        Stage::Tex(s) => render(d, &st, &buf, &prims, s, fog_attr, words),
+        Stage::Shader(s) => render(d, &st, &buf, &prims, s, fog_attr, words),
     }
     d.pipeline.vertex_data = buf.data;
     Ok(())
@@ -543,6 +583,14 @@ fn colors_needed(colors: &[u16], needed: u16) -> &'static [u16] {
 /// The distinct vertex numbers a draw references (each transformed once)
 /// and, per assembled position, its index among them.
 fn distinct_vertices(call: &DrawCall) -> (Vec<u32>, Vec<u32>) {
+    if let VertexSource::Streams { start_vertex } = call.source {
+        // Consecutive vertices, each used once, in order.
+        let n = call.primitive.vertex_count(call.primitive_count) as u32;
+        return (
+            (0..n).map(|i| start_vertex.wrapping_add(i)).collect(),
+            (0..n).collect(),
+        );
+    }
     let numbers = vertex_numbers(call);
     if numbers.is_empty() {
         return (Vec::new(), Vec::new());
@@ -565,7 +613,7 @@ fn distinct_vertices(call: &DrawCall) -> (Vec<u32>, Vec<u32>) {
     (uniq, map)
 }
 
-/// Hands the draw to the device's driver.
+/// Hands the draw to the device's driver (`point_words`: see `raster::draw`).
 fn render<P: PixelStage>(
     d: &mut Device,
     st: &DrawState,
@@ -573,6 +621,7 @@ fn render<P: PixelStage>(
     prims: &[Prim],
     stage: &P,
     fog_attr: Option<usize>,
+    point_words: Option<&[u32]>,
 ) {
     let mut list = stage.inputs().to_vec();
     let n = list.len();
@@ -604,6 +653,7 @@ fn render<P: PixelStage>(
                 fb,
                 backend,
                 pool.as_deref(),
+                point_words,
             )
         }
     });

@@ -13,6 +13,7 @@ mod pixel_stages;
 pub(crate) mod state;
 mod targets;
 mod tex_stage;
+mod vertex_pass;
 mod vertex_stage;
 
 use std::sync::Arc;

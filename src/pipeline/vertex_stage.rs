@@ -24,7 +24,7 @@ use crate::ffp::{
     DrawOptions, FfpInputLayout, FfpState, FfpVertexConsts, FfpVertexProgram, ReferenceVertex,
     RowSource, VertexBatches, VertexJob, VertexOutput, process_vertices,
 };
-use crate::geom::{ATTR_TEX0, HEADER, VertexBuf};
+use crate::geom::{ATTR_TEX0, HEADER};
 use crate::sampler::BoundTextures;
 use crate::shader::exec::Executor;
 use crate::shader::exec::regs::{OUT_D0, OUT_FOG, OUT_POS, OUT_PTS, OUT_T0};
@@ -34,6 +34,7 @@ use crate::simd::{Backend, FloatV, Kernel, Simd, dispatch};
 use crate::vertex::{FetchPlan, FetchStreams, VertexDeclaration};
 
 use super::pixel_stages::OwnedConstants;
+use super::vertex_pass::VertexPass;
 
 /// Where each vertex output lives in the draw's vertex buffer (attribute
 /// index = float offset after the header).
@@ -273,34 +274,48 @@ pub(crate) const VERTEX_CHUNK: usize = 4096;
 
 impl VertexProc {
     /// Transforms `numbers` (vertex numbers after index lookup) of
-    /// `inp.instance`, appending one vertex per number to `buf`. Warp splits a
-    /// large draw into chunks of [`VERTEX_CHUNK`] vertices run on `pool`:
-    /// each vertex is computed by the same code whatever the chunking (the
-    /// 8-lane batches stay 8-aligned within a chunk and lanes do not
-    /// interact), so the result does not depend on the thread count.
+    /// `inp.instance` into `rows` (one vertex of `stride` floats per
+    /// number, every float written), then runs `pass` on them, writing
+    /// `codes` (one per number). The work goes in chunks of
+    /// [`VERTEX_CHUNK`] vertices, so the pass reads each chunk while it is
+    /// in cache; Warp runs the chunks on `pool`. Each vertex is computed
+    /// by the same code whatever the chunking (the 8-lane batches stay
+    /// 8-aligned within a chunk and lanes do not interact), so the result
+    /// does not depend on the thread count.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         &self,
         inp: &VertexInputs<'_>,
         numbers: &[u32],
-        buf: &mut VertexBuf,
+        stride: usize,
+        rows: &mut [f32],
+        pass: &VertexPass<'_>,
+        codes: &mut [u32],
         pool: Option<&rayon::ThreadPool>,
     ) {
-        let stride = buf.stride;
-        let base = buf.data.len();
-        buf.data.resize(base + numbers.len() * stride, 0.0);
-        let rows = &mut buf.data[base..];
-        let run = |nums: &[u32], rows: &mut [f32]| self.run_rows(inp, nums, stride, rows);
+        if stride == 0 {
+            return;
+        }
+        let run = |nums: &[u32], rows: &mut [f32], codes: &mut [u32]| {
+            self.run_rows(inp, nums, stride, rows);
+            pass.run(rows, stride, codes);
+        };
+        let chunks = numbers
+            .chunks(VERTEX_CHUNK)
+            .zip(rows.chunks_mut(VERTEX_CHUNK * stride))
+            .zip(codes.chunks_mut(VERTEX_CHUNK));
         match pool {
-            Some(pool) if !inp.reference && stride > 0 && numbers.len() > VERTEX_CHUNK => {
+            Some(pool) if !inp.reference && numbers.len() > VERTEX_CHUNK => {
                 use rayon::prelude::*;
                 pool.install(|| {
                     numbers
                         .par_chunks(VERTEX_CHUNK)
                         .zip(rows.par_chunks_mut(VERTEX_CHUNK * stride))
-                        .for_each(|(nums, rows)| run(nums, rows));
+                        .zip(codes.par_chunks_mut(VERTEX_CHUNK))
+                        .for_each(|((nums, rows), codes)| run(nums, rows, codes));
                 });
             }
-            _ => run(numbers, rows),
+            _ => chunks.for_each(|((nums, rows), codes)| run(nums, rows, codes)),
         }
     }
 
@@ -325,6 +340,8 @@ impl VertexProc {
             } => {
                 let points = opts.points;
                 if reference {
+                    // `put_ffp` writes the named floats of a zeroed row.
+                    rows.fill(0.0);
                     let rv = ReferenceVertex::new(state, layout, *opts);
                     let mask = program.layout();
                     for (i, &n) in numbers.iter().enumerate() {
@@ -350,7 +367,9 @@ impl VertexProc {
                     };
                     process_vertices(backend, job, numbers, &mut batches);
                     // Floats `put_ffp` does not name keep the template's
-                    // constant 0: what the Reference path's zeroed rows hold.
+                    // constant 0: what the Reference path's zeroed rows
+                    // hold. The template names every float, so `rows`
+                    // need not be zeroed first.
                     let mut template = vec![RowSource::Const(0.0); stride];
                     put_ffp(
                         &batches.layout.field_sources(),
@@ -369,6 +388,8 @@ impl VertexProc {
             } => {
                 let layout = program.outputs();
                 let legacy = program.version().major < 3;
+                // `put_shader` writes the stored slots of a zeroed row.
+                rows.fill(0.0);
                 if reference {
                     let c = consts.view();
                     for (i, &n) in numbers.iter().enumerate() {

@@ -20,8 +20,8 @@ use crate::pipeline::FrameTargets;
 use crate::pipeline::state::DrawState;
 use crate::pixel::PixelStage;
 use crate::pixel::setup::{PrimSetup, point_bbox, setup_point, snap};
-use crate::reference::{Inputs, point_size};
-use crate::simd::Backend;
+use crate::reference::{Inputs, point_size, point_size_row};
+use crate::simd::{Backend, FloatV, IntV, MaskV, Simd};
 use crate::state::Rect;
 
 /// Tile width in pixels.
@@ -103,6 +103,7 @@ fn build_part(
     tiles_x: i32,
     tiles_y: i32,
     compact: bool,
+    words: Option<&[u32]>,
     part: &mut Part,
 ) {
     part.setups.clear();
@@ -114,7 +115,7 @@ fn build_part(
         b.clear();
     }
     if compact {
-        build_points(st, buf, prims, inputs, tiles_x, part);
+        build_points(st, buf, prims, inputs, tiles_x, words, part);
         return;
     }
     part.setups.reserve(prims.len());
@@ -147,55 +148,159 @@ fn bin(bins: &mut [Vec<u32>], tiles_x: i32, bbox: &Rect, entry: u32) {
     }
 }
 
+/// A point's word when its square covers more than one pixel.
+const POINT_GENERAL: u32 = u32::MAX - 1;
+/// A point's word when its square covers no pixel of the clip rectangle.
+const POINT_EMPTY: u32 = u32::MAX - 2;
+
+/// The point word of projected vertex `v` (screen-space header) under
+/// `st`, as [`build_points`] reads it: the one pixel its square covers,
+/// `(y << 16) | x`, or [`POINT_GENERAL`] or [`POINT_EMPTY`]. The size and
+/// the square are [`point_size`]'s and [`point_bbox`]'s, the set-up's own.
+pub(crate) fn point_word(st: &DrawState, v: &[f32]) -> u32 {
+    let size = point_size_row(st, v);
+    let bbox = point_bbox(v, size, st.clip);
+    if bbox.is_empty() {
+        POINT_EMPTY
+    } else if bbox.right - bbox.left == 1
+        && bbox.bottom - bbox.top == 1
+        && (0..0xFFFF).contains(&bbox.left)
+        && (0..0xFFFF).contains(&bbox.top)
+    {
+        ((bbox.top as u32) << 16) | bbox.left as u32
+    } else {
+        POINT_GENERAL
+    }
+}
+
+/// [`point_word`] of 8 projected vertices at once (screen x, y, and the
+/// header's point size), with its operations in the same order; None when
+/// a lane's square reaches a coordinate [`snap`] saturates (or is NaN),
+/// which only the scalar form handles.
+#[inline(always)]
+pub(crate) fn point_words8<S: Simd>(
+    s: S,
+    st: &DrawState,
+    x: S::F,
+    y: S::F,
+    size: S::F,
+) -> Option<S::I> {
+    // `point_size_row`: NaN reads D3DRS_POINTSIZE; fmax, then fmin.
+    let size = size
+        .ne(size)
+        .select_f(s.splat(st.point_size), size)
+        .max(s.splat(st.point_size_min))
+        .min(s.splat(st.point_size_max));
+    let h = size * s.splat(0.5);
+    let (l, ok_l) = snap8(s, x - h);
+    let (t, ok_t) = snap8(s, y - h);
+    let (r, ok_r) = snap8(s, x + h);
+    let (b, ok_b) = snap8(s, y + h);
+    if !(ok_l & ok_t & ok_r & ok_b).all() {
+        return None;
+    }
+    // `ceil_div(n, 256)`, exact for the snapped range (|n| < 2^23).
+    let ceil = |n: S::I| (n + s.splat_i(255)).sra(8);
+    let c = st.clip;
+    let left = ceil(l).max(s.splat_i(c.left));
+    let top = ceil(t).max(s.splat_i(c.top));
+    let right = ceil(r).min(s.splat_i(c.right));
+    let bottom = ceil(b).min(s.splat_i(c.bottom));
+    let empty = !right.gt(left) | !bottom.gt(top);
+    let one = s.splat_i(1);
+    let max = s.splat_i(0xFFFF);
+    let single = (right - left).eq(one)
+        & (bottom - top).eq(one)
+        & left.gt(s.splat_i(-1))
+        & left.lt(max)
+        & top.gt(s.splat_i(-1))
+        & top.lt(max);
+    let pixel = top.shl(16) | left;
+    let word = single.select_i(pixel, s.splat_i(POINT_GENERAL as i32));
+    Some(empty.select_i(s.splat_i(POINT_EMPTY as i32), word))
+}
+
+/// [`snap`] of 8 values, and where it is exact: `|v * 256| < 2^23` (not
+/// NaN), where the scalar form rounds the remainder of its truncation.
+#[inline(always)]
+fn snap8<S: Simd>(s: S, v: S::F) -> (S::I, S::M) {
+    let t = v * s.splat(256.0);
+    let big = s.splat(8_388_608.0);
+    let ok = t.lt(big) & t.gt(s.splat(-8_388_608.0));
+    let i = t.to_i32();
+    let f = t - i.to_f32();
+    // Masks are -1 where set: subtracting adds one.
+    let up = f.ge(s.splat(0.5)).to_i();
+    let down = f.le(s.splat(-0.5)).to_i();
+    (i - up + down, ok)
+}
+
 /// Sets up and bins the points of a compact point draw: a point covering
-/// one pixel becomes a [`PointRec`], any other the usual set-up.
+/// one pixel becomes a [`PointRec`], any other the usual set-up. `words`
+/// (one per vertex, [`point_word`]) are the vertex stage's verdicts where
+/// it gave them, so the vertices need not be read here.
 fn build_points(
     st: &DrawState,
     buf: &VertexBuf,
     prims: &[Prim],
     inputs: &Inputs<'_>,
     tiles_x: i32,
+    words: Option<&[u32]>,
     part: &mut Part,
 ) {
+    part.points.reserve(prims.len());
     for prim in prims {
         let Prim::Point(v) = *prim else {
             continue;
         };
-        let size = point_size(st, buf, v);
-        let bbox = point_bbox(buf.get(v), size, st.clip);
-        if bbox.is_empty() {
+        let word = match words.and_then(|w| w.get(v as usize)) {
+            Some(&w) => w,
+            None => point_word(st, buf.get(v)),
+        };
+        if word == POINT_EMPTY {
             continue;
         }
-        let entry = if bbox.right - bbox.left == 1 && bbox.bottom - bbox.top == 1 {
-            part.points.push(PointRec {
-                x: bbox.left,
-                y: bbox.top,
-                v,
-            });
-            (part.points.len() - 1) as u32 | COMPACT
-        } else {
-            let Some(p) = setup_point(
-                buf,
-                v,
-                size,
-                false,
-                inputs.list,
-                st.clip,
-                &mut part.planes,
-                None,
-            ) else {
-                continue;
-            };
-            part.setups.push(p);
-            (part.setups.len() - 1) as u32
+        if word != POINT_GENERAL {
+            let (x, y) = ((word & 0xFFFF) as i32, (word >> 16) as i32);
+            part.points.push(PointRec { x, y, v });
+            let entry = (part.points.len() - 1) as u32 | COMPACT;
+            bins_push(&mut part.bins, tiles_x, x, y, entry);
+            continue;
+        }
+        let size = point_size(st, buf, v);
+        let bbox = point_bbox(buf.get(v), size, st.clip);
+        let Some(p) = setup_point(
+            buf,
+            v,
+            size,
+            false,
+            inputs.list,
+            st.clip,
+            &mut part.planes,
+            None,
+        ) else {
+            continue;
         };
-        bin(&mut part.bins, tiles_x, &bbox, entry);
+        part.setups.push(p);
+        bin(
+            &mut part.bins,
+            tiles_x,
+            &bbox,
+            (part.setups.len() - 1) as u32,
+        );
     }
 }
 
+/// Bins `entry` of the one pixel (x, y).
+#[inline(always)]
+fn bins_push(bins: &mut [Vec<u32>], tiles_x: i32, x: i32, y: i32, entry: u32) {
+    bins[((y / TILE_H) * tiles_x + x / TILE_W) as usize].push(entry);
+}
+
 /// Renders `prims` of one draw into `fb`; returns the samples that passed
-/// depth and stencil. Set-up and binning run per part of [`PART_PRIMS`]
-/// primitives, on the pool when there are several parts: a primitive's
+/// depth and stencil. `point_words` (a point list's, per vertex) are
+/// [`point_word`]s the vertex stage computed. Set-up and binning run per
+/// part of [`PART_PRIMS`] primitives, on the pool when there are several parts: a primitive's
 /// set-up does not depend on the others, and tiles walk the parts in
 /// order, so the result is the same for any thread count.
 #[allow(clippy::too_many_arguments)]
@@ -209,6 +314,7 @@ pub(crate) fn draw<P: PixelStage>(
     fb: FrameTargets<'_>,
     backend: Backend,
     pool: Option<&rayon::ThreadPool>,
+    point_words: Option<&[u32]>,
 ) -> u64 {
     let tiles_x = st.clip.right.div_euclid(TILE_W) + 1;
     let tiles_y = st.clip.bottom.div_euclid(TILE_H) + 1;
@@ -232,7 +338,17 @@ pub(crate) fn draw<P: PixelStage>(
     let compact = gather_points && !st.point_sprite;
     let build = |(chunk, part): (&[Prim], &mut Part)| {
         build_part(
-            st, buf, snapped, chunk, inputs, backend, tiles_x, tiles_y, compact, part,
+            st,
+            buf,
+            snapped,
+            chunk,
+            inputs,
+            backend,
+            tiles_x,
+            tiles_y,
+            compact,
+            point_words,
+            part,
         );
     };
     match pool {

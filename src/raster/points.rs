@@ -33,6 +33,9 @@ use crate::state::Rect;
 const STAMP_COLS: usize = TILE_W as usize / 4;
 const STAMPS: usize = STAMP_COLS * TILE_H as usize / 2;
 
+/// How many stamps ahead [`Gather::flush`] prefetches gathered points' vertex rows.
+const PREFETCH_STAMPS: usize = 4;
+
 /// What [`Gather::add`] did with a primitive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Added {
@@ -55,7 +58,8 @@ pub(super) struct Gather {
     touched: Vec<u16>,
     /// Per stamp: lanes holding points.
     bits: Vec<u8>,
-    /// Per stamp and lane: the point's part and set-up index.
+    /// Per stamp and lane: the point's part and set-up index, or for a
+    /// [`super::PointRec`] its part with [`COMPACT`] set and its vertex.
     lanes: Vec<[(u32, u32); 8]>,
     /// Per stamp plane (z, q, inputs): the 8 lanes' values.
     vals: Vec<[f32; 8]>,
@@ -86,13 +90,14 @@ impl Gather {
     /// clipped to `tile`.
     #[inline(always)]
     pub(super) fn add(&mut self, part: &Part, part_index: u32, entry: u32, tile: &Rect) -> Added {
-        let (x, y) = if entry & COMPACT != 0 {
+        let (x, y, lane_entry) = if entry & COMPACT != 0 {
             let rec = &part.points[(entry & !COMPACT) as usize];
             if rec.x < tile.left || rec.x >= tile.right || rec.y < tile.top || rec.y >= tile.bottom
             {
                 return Added::Yes;
             }
-            (rec.x, rec.y)
+            // The lane keeps the vertex, so the flush reads it directly.
+            (rec.x, rec.y, (part_index | COMPACT, rec.v))
         } else {
             let p = &part.setups[entry as usize];
             let r = p.bbox.intersect(tile);
@@ -108,7 +113,7 @@ impl Gather {
             {
                 return Added::No;
             }
-            (r.left, r.top)
+            (r.left, r.top, (part_index, entry))
         };
         let (px, py) = ((x - self.x0) as usize, (y - self.y0) as usize);
         let row = &mut self.rows[py];
@@ -122,7 +127,7 @@ impl Gather {
             self.touched.push(stamp as u16);
         }
         self.bits[stamp] |= 1 << lane;
-        self.lanes[stamp][lane] = (part_index, entry);
+        self.lanes[stamp][lane] = lane_entry;
         Added::Yes
     }
 
@@ -154,6 +159,20 @@ impl Gather {
         let one = s.splat(1.0);
         let mut samples = 0;
         for ti in 0..self.touched.len() {
+            // The vertex rows of gathered points are read here first, in
+            // stamp order, not in the order they were written: ask for a
+            // later stamp's rows now so they arrive before they are needed.
+            if let Some(&ahead) = self.touched.get(ti + PREFETCH_STAMPS) {
+                let ahead = ahead as usize;
+                let bits = self.bits[ahead];
+                for (lane, &(part, v)) in self.lanes[ahead].iter().enumerate() {
+                    if bits & (1 << lane) != 0 && part & COMPACT != 0 {
+                        let at = v as usize * ctx.buf.stride;
+                        crate::simd::prefetch(&ctx.buf.data, at);
+                        crate::simd::prefetch(&ctx.buf.data, at + ctx.buf.stride - 1);
+                    }
+                }
+            }
             let stamp = self.touched[ti] as usize;
             let bits = u32::from(self.bits[stamp]);
             self.bits[stamp] = 0;
@@ -168,11 +187,10 @@ impl Gather {
                     continue;
                 }
                 let (part, entry) = self.lanes[stamp][lane];
-                let part = &parts[part as usize];
                 let (lx, ly) = ((lane & 3) as f32, (lane >> 2) as f32);
-                if entry & COMPACT != 0 {
+                if part & COMPACT != 0 {
                     // The planes setup_point would make: constants.
-                    let v = ctx.buf.get(part.points[(entry & !COMPACT) as usize].v);
+                    let v = ctx.buf.get(entry);
                     let fx = rel(x, snap(v[0])) + lx;
                     let fy = rel(y, snap(v[1])) + ly;
                     vals[0][lane] = eval(&Plane::constant(v[2]), fx, fy);
@@ -182,6 +200,7 @@ impl Gather {
                         val[lane] = eval(&Plane::constant(attrs[k]), fx, fy);
                     }
                 } else {
+                    let part = &parts[part as usize];
                     let p = &part.setups[entry as usize];
                     let pl = &part.planes[p.attr_off as usize..p.attr_off as usize + n];
                     let fx = rel(x, p.ox) + lx;

@@ -27,7 +27,12 @@ pub(crate) struct Inputs<'a> {
 
 /// Point size of vertex `v` (rasterization.md 8.1).
 pub(crate) fn point_size(st: &DrawState, buf: &VertexBuf, v: u32) -> f32 {
-    let p = buf.get(v)[4];
+    point_size_row(st, buf.get(v))
+}
+
+/// [`point_size`] of a vertex's floats.
+pub(crate) fn point_size_row(st: &DrawState, v: &[f32]) -> f32 {
+    let p = v[4];
     let s = if p.is_nan() { st.point_size } else { p };
     crate::pixel::fmin(crate::pixel::fmax(s, st.point_size_min), st.point_size_max)
 }

@@ -329,21 +329,21 @@ pub fn dispatch<K: Kernel>(backend: Backend, k: K) -> K::Output {
 #[cfg(test)]
 mod tests;
 
-/// Hints the CPU to bring the cache line holding `words[i]` into the
+/// Hints the CPU to bring the cache line holding `items[i]` into the
 /// first-level cache (nothing when `i` is out of range or the target has
 /// no prefetch instruction). A hint only: no result depends on it.
 #[inline(always)]
-pub(crate) fn prefetch(words: &[u32], i: usize) {
+pub(crate) fn prefetch<T>(items: &[T], i: usize) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(w) = words.get(i) {
+    if let Some(w) = items.get(i) {
         // SAFETY: PREFETCHT0 (SSE, part of the x86-64 baseline) reads no
         // memory architecturally and cannot fault; `w` is a valid reference.
         unsafe {
             core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-                (w as *const u32).cast(),
+                (w as *const T).cast(),
             )
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (words, i);
+    let _ = (items, i);
 }

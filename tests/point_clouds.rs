@@ -1,0 +1,237 @@
+//! Vertex-processed point lists (fixed-function T&L, then the clip-space
+//! front end, then points): Warp with 1 and 2 threads and with both SIMD
+//! backends must equal the Reference bit for bit.
+//!
+//! Warp projects a point list's vertices and decides each point's pixel in
+//! the vertex stage, chunk by chunk (`clip_space::VertexPass`,
+//! `raster::point_word`); the Reference runs the same pass on its whole
+//! buffer. These clouds are large enough for several vertex chunks and
+//! several set-up parts, and they hold every kind of point: one-pixel and
+//! larger, behind the eye and outside the guard band, cut by user clip
+//! planes and the scissor, overlapping on one pixel (submission order),
+//! NaN positions, and repeated indices.
+
+// `% n == 0` is a coin flip, not maths to name.
+#![allow(clippy::manual_is_multiple_of)]
+
+use glam::{Mat4, Vec3};
+use warp9::state::{Cull, Light, LightType, Material, TransformType, ZBufferType};
+use warp9::{
+    ClearFlags, Device, DeviceDesc, DriverType, FeatureLevel, Format, Fvf, PrimitiveType,
+    RenderState, SimdChoice,
+};
+
+/// Target size: 2 x 2 tiles of 64, the right and bottom ones partial.
+const W: u32 = 100;
+const H: u32 = 72;
+
+/// Points per draw: more than two vertex chunks (4096) and one set-up part (8192).
+const POINTS: usize = 9000;
+
+struct Rng(u32);
+
+impl Rng {
+    fn next(&mut self) -> u32 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.0 = x;
+        x
+    }
+    fn f(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * (self.next() % 100_000) as f32 / 100_000.0
+    }
+}
+
+fn device(driver: DriverType, threads: usize, simd: SimdChoice) -> Device {
+    let mut d = Device::create(&DeviceDesc {
+        drivers: &[driver],
+        levels: &[FeatureLevel::Sm3],
+        back_buffer: (W, H, Format::A8R8G8B8),
+        depth_stencil: Some(Format::D24S8),
+        threads: Some(threads),
+        simd,
+        ..DeviceDesc::default()
+    })
+    .expect("device");
+    d.set_render_state(RenderState::CullMode(Cull::None));
+    d.clear(&[], ClearFlags::TARGET | ClearFlags::ZBUFFER, 0, 1.0, 0)
+        .unwrap();
+    d
+}
+
+/// D3D's perspective (fov 90 degrees, z in 0.5..20), in the device's storage.
+fn perspective() -> Mat4 {
+    let (zn, zf) = (0.5, 20.0);
+    let q = zf / (zf - zn);
+    Mat4::from_cols_array_2d(&[
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, q, 1.0],
+        [0.0, 0.0, -zn * q, 0.0],
+    ])
+}
+
+/// One random cloud scene on `driver`; returns the colour pixels, then
+/// the depth-stencil words.
+fn scene(driver: DriverType, threads: usize, simd: SimdChoice, seed: u32) -> Vec<u32> {
+    let mut r = Rng(seed);
+    let mut d = device(driver, threads, simd);
+    d.set_render_state(RenderState::Lighting(true));
+    d.set_render_state(RenderState::SpecularEnable(true));
+    d.set_render_state(RenderState::NormalizeNormals(true));
+    d.set_render_state(RenderState::LocalViewer(r.next() % 2 == 0));
+    d.set_render_state(RenderState::ZEnable(if r.next() % 2 == 0 {
+        ZBufferType::True
+    } else {
+        ZBufferType::False
+    }));
+    let lights = [
+        (LightType::Directional, Vec3::new(1.0, -1.0, 1.0)),
+        (LightType::Point, Vec3::new(0.0, 2.0, -2.0)),
+        (LightType::Directional, Vec3::new(-1.0, 0.5, -0.5)),
+    ];
+    for (i, (kind, v)) in lights.into_iter().enumerate() {
+        let light = Light {
+            light_type: kind,
+            diffuse: [r.f(0.2, 1.0), r.f(0.2, 1.0), r.f(0.2, 1.0), 1.0],
+            specular: [r.f(0.0, 1.0), r.f(0.0, 1.0), r.f(0.0, 1.0), 1.0],
+            position: v,
+            direction: v,
+            range: 10.0,
+            attenuation0: 1.0,
+            attenuation1: 0.1,
+            ..Light::default()
+        };
+        d.set_light(i as u32, &light).unwrap();
+        d.light_enable(i as u32, true);
+    }
+    d.set_material(&Material {
+        diffuse: [1.0, 1.0, 1.0, 1.0],
+        ambient: [0.3, 0.3, 0.3, 1.0],
+        specular: [1.0, 1.0, 1.0, 1.0],
+        emissive: [0.0; 4],
+        power: r.f(2.0, 20.0),
+    });
+    for draw in 0..3 {
+        // Clip-space clouds (identity transforms, as scene S6) and
+        // perspective ones (points behind the eye and past the far plane).
+        let perspective_draw = r.next() % 2 == 0;
+        let (world, view, proj) = if perspective_draw {
+            (
+                Mat4::from_rotation_y(r.f(0.0, 6.0)),
+                Mat4::from_translation(Vec3::new(0.0, 0.0, 3.0)),
+                perspective(),
+            )
+        } else {
+            (Mat4::IDENTITY, Mat4::IDENTITY, Mat4::IDENTITY)
+        };
+        d.set_transform(TransformType::World(0), &world).unwrap();
+        d.set_transform(TransformType::View, &view).unwrap();
+        d.set_transform(TransformType::Projection, &proj).unwrap();
+        // Mostly one-pixel points; sometimes sizes that cover 0 or several
+        // pixels, from the render state or per vertex.
+        let per_vertex_size = r.next() % 4 == 0;
+        let size = [1.0, 1.0, 0.6, 2.5][r.next() as usize % 4];
+        d.set_render_state(RenderState::PointSize(size));
+        let scissor = r.next() % 3 == 0;
+        d.set_render_state(RenderState::ScissorTestEnable(scissor));
+        if scissor {
+            d.set_scissor_rect(&warp9::state::Rect::new(7, 5, 81, 60))
+                .unwrap();
+        }
+        let plane = r.next() % 3 == 0;
+        d.set_render_state(RenderState::ClipPlaneEnable(u32::from(plane)));
+        d.set_clip_plane(0, [0.3, 1.0, 0.0, 0.2]).unwrap();
+        let mut fvf = Fvf::XYZ | Fvf::NORMAL | Fvf::DIFFUSE;
+        if per_vertex_size {
+            fvf |= Fvf::PSIZE;
+        }
+        d.set_fvf(fvf).unwrap();
+        let mut bytes = Vec::new();
+        for i in 0..POINTS {
+            // Pixel centres of the clip-space grid (as S6), or anywhere.
+            let (x, y, z) = if !perspective_draw && i % 3 != 0 {
+                let px = (r.next() % (W + 8)) as f32 - 4.0;
+                let py = (r.next() % (H + 8)) as f32 - 4.0;
+                (
+                    (px + 0.5) / W as f32 * 2.0 - 1.0,
+                    1.0 - (py + 0.5) / H as f32 * 2.0,
+                    r.f(-0.1, 1.1),
+                )
+            } else {
+                (r.f(-1.3, 1.3), r.f(-1.3, 1.3), r.f(-1.0, 1.2))
+            };
+            let x = if r.next() % 997 == 0 { f32::NAN } else { x };
+            for f in [x, y, z] {
+                bytes.extend_from_slice(&f.to_le_bytes());
+            }
+            for _ in 0..3 {
+                bytes.extend_from_slice(&r.f(-1.0, 1.0).to_le_bytes());
+            }
+            if per_vertex_size {
+                let s = [1.0f32, 1.0, 0.5, 3.0][r.next() as usize % 4];
+                bytes.extend_from_slice(&s.to_le_bytes());
+            }
+            bytes.extend_from_slice(&(r.next() | 0xFF00_0000).to_le_bytes());
+        }
+        let stride = if per_vertex_size { 32 } else { 28 };
+        if draw == 1 {
+            // Indexed, with repeats: a point drawn twice, and unused vertices.
+            let indices: Vec<u8> = (0..POINTS)
+                .map(|_| (r.next() % POINTS as u32) as u16)
+                .flat_map(u16::to_le_bytes)
+                .collect();
+            d.draw_indexed_primitive_up(
+                PrimitiveType::PointList,
+                0,
+                POINTS as u32,
+                POINTS as u32,
+                &indices,
+                Format::Index16,
+                &bytes,
+                stride,
+            )
+            .unwrap();
+        } else {
+            d.draw_primitive_up(PrimitiveType::PointList, POINTS as u32, &bytes, stride)
+                .unwrap();
+        }
+    }
+    let mut out = d.read_surface_argb(&d.back_buffer()).unwrap();
+    let ds = d.get_depth_stencil_surface().expect("depth").read_bytes();
+    out.extend(
+        ds.chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+    );
+    out
+}
+
+#[test]
+fn point_clouds_equal_reference() {
+    let runs = [
+        (1, SimdChoice::Auto),
+        (2, SimdChoice::Auto),
+        (2, SimdChoice::Portable),
+    ];
+    for seed in [0x9E37_79B9u32, 77, 4242, 31337, 0xDEAD_BEEF, 12] {
+        let want = scene(DriverType::Reference, 1, SimdChoice::Auto, seed);
+        let drawn = want[..(W * H) as usize]
+            .iter()
+            .filter(|&&p| p & 0xFF_FFFF != 0)
+            .count();
+        assert!(
+            drawn > (W * H) as usize / 4,
+            "seed {seed}: only {drawn} pixels drawn"
+        );
+        for (threads, simd) in runs {
+            let got = scene(DriverType::Warp, threads, simd, seed);
+            let first = got.iter().zip(&want).position(|(a, b)| a != b);
+            assert!(
+                first.is_none(),
+                "seed {seed}, {threads} threads, {simd:?}: first difference at {first:?}"
+            );
+        }
+    }
+}
