@@ -7,10 +7,12 @@
 //! point/spot lights attenuated and range-cut, directional not; spot cone
 //! with Wine's strict `>` / `<=`; non-local viewer vector (0, 0, −1);
 //! specular only when `N·L > 0` and `N·H > 0`; `N·H` unclamped; specular
-//! alpha = material specular alpha.
+//! alpha = material specular alpha; `(N·H)^P` by binary powering when `P`
+//! is a whole number in 1..=256 ([`integer_power`]), else by
+//! `exp2(P · log2(N·H))`.
 
 use super::key::LightKind;
-use super::math::{Multi, Real, dot3, k3, normalize3, pow, pow_pos, sat};
+use super::math::{Multi, Real, dot3, k3, normalize3, pow, pow_pos, powi, sat};
 use super::setup::LightConsts;
 
 /// Running sums of the light terms (rgb each).
@@ -49,6 +51,18 @@ pub struct Surface<R> {
     pub specular: Option<Option<[R; 3]>>,
     /// Material power.
     pub power: R,
+    /// The material power when it is a whole number in 1..=256 (see
+    /// [`integer_power`]): the specular power is then taken by repeated
+    /// multiplication.
+    pub power_int: Option<u32>,
+}
+
+/// `power` as a whole number in 1..=256, or None. Such powers (the common
+/// material powers: 8, 16, 32, ...) are taken by binary powering
+/// ([`powi`]), a few exact multiplications instead of `exp2(y · log2(x))`,
+/// and closer to the true value: the logarithm's error grows with `y`.
+pub fn integer_power(power: f32) -> Option<u32> {
+    (power.fract() == 0.0 && (1.0..=256.0).contains(&power)).then_some(power as u32)
 }
 
 /// `sum += c · f`. A zero light colour adds nothing even when `f` is
@@ -215,9 +229,9 @@ pub fn lights<R: Real>(
         }
         // The narrowest lockstep that holds the group (no work on padding).
         match kg.len() {
-            0..=2 => specular_group::<R, 2>(&terms[..2], v.power, acc),
-            3..=4 => specular_group::<R, 4>(&terms[..4], v.power, acc),
-            _ => specular_group::<R, LOCKSTEP>(&terms, v.power, acc),
+            0..=2 => specular_group::<R, 2>(&terms[..2], v.power, v.power_int, acc),
+            3..=4 => specular_group::<R, 4>(&terms[..4], v.power, v.power_int, acc),
+            _ => specular_group::<R, LOCKSTEP>(&terms, v.power, v.power_int, acc),
         }
     }
 }
@@ -227,6 +241,7 @@ pub fn lights<R: Real>(
 fn specular_group<R: Real, const N: usize>(
     terms: &[Option<SpecularTerm<R>>],
     power: R,
+    power_int: Option<u32>,
     acc: &mut LightSums<R>,
 ) {
     let zero = power.k(0.0);
@@ -237,7 +252,10 @@ fn specular_group<R: Real, const N: usize>(
         }
     }
     // N·H > 0 wherever the term is used (`on`); other lanes are masked.
-    let p = pow_pos(Multi(xs), Multi([power; N])).0;
+    let p = match power_int {
+        Some(n) => powi(Multi(xs), n).0,
+        None => pow_pos(Multi(xs), Multi([power; N])).0,
+    };
     for (t, &pi) in terms.iter().zip(&p) {
         if let Some(t) = t {
             let mut f = pi;

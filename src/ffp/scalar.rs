@@ -12,7 +12,7 @@
 
 use super::fog::vertex_fog_factor;
 use super::key::{DrawOptions, LightKind, TexKey, TexSource};
-use super::light::{LightSums, Surface, assemble, lights};
+use super::light::{LightSums, Surface, assemble, integer_power, lights};
 use super::math::{Real, dot3, normalize3, rows, sat, upper3, xform3, xform4};
 use super::output::VertexOutput;
 use super::point::point_size;
@@ -272,6 +272,7 @@ impl ReferenceVertex {
                 n: has_normal.then_some(n),
                 specular: specular.then(|| st.rs_bool(R::LocalViewer).then(|| normalize3(p))),
                 power: mat.power,
+                power_int: integer_power(mat.power),
             };
             let mut sums = LightSums::zero(0.0f32);
             let kinds: Vec<LightKind> = self
