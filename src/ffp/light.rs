@@ -59,8 +59,9 @@ pub struct Surface<R> {
 
 /// `power` as a whole number in 1..=256, or None. Such powers (the common
 /// material powers: 8, 16, 32, ...) are taken by binary powering
-/// ([`powi`]), a few exact multiplications instead of `exp2(y · log2(x))`,
-/// and closer to the true value: the logarithm's error grows with `y`.
+/// ([`powi`]): a few IEEE products (4 for 16) instead of the logarithm,
+/// polynomial and exponential of `exp2(y · log2(x))`, with a rounding
+/// error under `power / 2` ulps.
 pub fn integer_power(power: f32) -> Option<u32> {
     (power.fract() == 0.0 && (1.0..=256.0).contains(&power)).then_some(power as u32)
 }
