@@ -151,6 +151,8 @@ fn bin(bins: &mut [Vec<u32>], tiles_x: i32, bbox: &Rect, entry: u32) {
 /// A point's word when its square covers more than one pixel.
 const POINT_GENERAL: u32 = u32::MAX - 1;
 /// A point's word when its square covers no pixel of the clip rectangle.
+/// It and the words above it (`vertex_pass::POINT_DROPPED` is the top
+/// one) name no pixel: a pixel word's row is below 0xFFFF.
 const POINT_EMPTY: u32 = u32::MAX - 2;
 
 /// The point word of projected vertex `v` (screen-space header) under
@@ -257,7 +259,8 @@ fn build_points(
             Some(&w) => w,
             None => point_word(st, buf.get(v)),
         };
-        if word == POINT_EMPTY {
+        // POINT_EMPTY, or a dropped point (clipping removes those first).
+        if word >= POINT_EMPTY && word != POINT_GENERAL {
             continue;
         }
         if word != POINT_GENERAL {
