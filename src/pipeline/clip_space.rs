@@ -36,7 +36,7 @@ pub(crate) enum ClipPlane {
 
 impl ClipPlane {
     #[inline]
-    pub(super) fn dist(&self, v: &[f32]) -> f32 {
+    fn dist(&self, v: &[f32]) -> f32 {
         match *self {
             ClipPlane::Homogeneous(p) => p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3],
             ClipPlane::Stored(i) => v[i],
