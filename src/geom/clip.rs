@@ -108,7 +108,6 @@ fn to_screen(h: &[f32]) -> Vec<f32> {
 /// are appended to `buf`; clipped polygons become fans that keep the
 /// winding and the provoking vertex).
 pub(crate) fn clip_pretransformed(buf: &mut VertexBuf, prims: Vec<Prim>) -> Vec<Prim> {
-    let mut out = Vec::with_capacity(prims.len());
     let stride = buf.stride;
     // Each vertex judged once (a vertex of an indexed mesh serves several
     // primitives): bit 0 usable, bit 1 also inside the guard band. Clipping
@@ -121,7 +120,13 @@ pub(crate) fn clip_pretransformed(buf: &mut VertexBuf, prims: Vec<Prim>) -> Vec<
             u8::from(ok) | (u8::from(ok && inside_guard(v)) << 1)
         })
         .collect();
+    // Every vertex usable and inside the guard band (the common case):
+    // every primitive stays as it is.
+    if kinds.iter().all(|&k| k == 3) {
+        return prims;
+    }
     let kind = |i: u32| kinds[i as usize];
+    let mut out = Vec::with_capacity(prims.len());
     for p in prims {
         match p {
             Prim::Point(v) => {

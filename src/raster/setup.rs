@@ -5,8 +5,8 @@
 
 use crate::geom::{HEADER, Prim, VertexBuf};
 use crate::pipeline::state::DrawState;
+use crate::pixel::Plane;
 use crate::pixel::setup::{Cover, Edge, PrimSetup, depth_offset, setup_line, setup_point};
-use crate::pixel::{Plane, fmax, fmin};
 use crate::reference::{Inputs, point_size};
 use crate::simd::{FloatV, Kernel, Simd};
 use crate::state::{Cull, FillMode, Rect};
@@ -23,45 +23,6 @@ struct Pending {
     orig: [u32; 3],
 }
 
-/// Planes of up to 8 triangles: per plane, the 3 vertex values per lane.
-struct Batch<'a> {
-    d: [[f32; 8]; 4],
-    area: [f32; 8],
-    /// `vals[p][j][lane]`: plane p, vertex j.
-    vals: &'a [[[f32; 8]; 3]],
-    /// Receives one `[Plane; 8]` per plane (cleared first).
-    out: &'a mut Vec<[Plane; 8]>,
-}
-
-impl Kernel for Batch<'_> {
-    type Output = ();
-    #[inline(always)]
-    fn run<S: Simd>(self, s: S) {
-        let dx1 = s.f32s(self.d[0]);
-        let dy1 = s.f32s(self.d[1]);
-        let dx2 = s.f32s(self.d[2]);
-        let dy2 = s.f32s(self.d[3]);
-        let inv = s.splat(1.0) / s.f32s(self.area);
-        let out = self.out;
-        out.clear();
-        for v in self.vals {
-            let (v0, v1, v2) = (s.f32s(v[0]), s.f32s(v[1]), s.f32s(v[2]));
-            let (da1, da2) = (v1 - v0, v2 - v0);
-            let ddx = ((da1 * dy2 - da2 * dy1) * inv).to_array();
-            let ddy = ((da2 * dx1 - da1 * dx2) * inv).to_array();
-            let mut p = [Plane::default(); 8];
-            for l in 0..8 {
-                p[l] = Plane {
-                    a0: v[0][l],
-                    ddx: ddx[l],
-                    ddy: ddy[l],
-                };
-            }
-            out.push(p);
-        }
-    }
-}
-
 /// Sets up every primitive of a draw, in order, into `out` (planes into `planes`).
 /// `snapped` holds every vertex's snapped position when `prims` are
 /// triangles.
@@ -76,65 +37,78 @@ pub(crate) fn build(
     out: &mut Vec<PrimSetup>,
     planes: &mut Vec<Plane>,
 ) {
-    let flat = if st.flat { inputs.flat } else { 0 };
-    let mut pending: Vec<Pending> = Vec::with_capacity(8);
-    let mut bufs = FlushBufs::default();
-    for prim in prims {
-        match *prim {
-            Prim::Point(v) => {
-                let size = point_size(st, buf, v);
-                if let Some(p) = setup_point(
-                    buf,
-                    v,
-                    size,
-                    st.point_sprite,
-                    inputs.list,
-                    st.clip,
-                    planes,
-                    None,
-                ) {
-                    out.push(p);
+    crate::simd::dispatch(
+        backend,
+        Build {
+            st,
+            buf,
+            snapped,
+            prims,
+            inputs,
+            out,
+            planes,
+        },
+    );
+}
+
+/// [`build`] as one SIMD kernel: the whole loop runs under one backend.
+struct Build<'a, 'i> {
+    st: &'a DrawState,
+    buf: &'a VertexBuf,
+    snapped: &'a [[i32; 2]],
+    prims: &'a [Prim],
+    inputs: &'a Inputs<'i>,
+    out: &'a mut Vec<PrimSetup>,
+    planes: &'a mut Vec<Plane>,
+}
+
+impl Kernel for Build<'_, '_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let Build {
+            st,
+            buf,
+            snapped,
+            prims,
+            inputs,
+            out,
+            planes,
+        } = self;
+        let flat = if st.flat { inputs.flat } else { 0 };
+        for prim in prims {
+            match *prim {
+                Prim::Point(v) => {
+                    let size = point_size(st, buf, v);
+                    if let Some(p) = setup_point(
+                        buf,
+                        v,
+                        size,
+                        st.point_sprite,
+                        inputs.list,
+                        st.clip,
+                        planes,
+                        None,
+                    ) {
+                        out.push(p);
+                    }
                 }
-            }
-            Prim::Line { v, provoking, last } => {
-                let last = last && st.last_pixel;
-                if let Some(p) =
-                    setup_line(buf, v, provoking, last, inputs.list, flat, st.clip, planes)
-                {
-                    out.push(p);
+                Prim::Line { v, provoking, last } => {
+                    let last = last && st.last_pixel;
+                    if let Some(p) =
+                        setup_line(buf, v, provoking, last, inputs.list, flat, st.clip, planes)
+                    {
+                        out.push(p);
+                    }
                 }
-            }
-            Prim::Tri { v, provoking } => {
-                if let Some(p) = cull_and_edges(st, snapped, v, provoking) {
-                    pending.push(p);
-                    if pending.len() == 8 {
-                        flush(
-                            st,
-                            buf,
-                            inputs,
-                            flat,
-                            backend,
-                            &mut pending,
-                            &mut bufs,
-                            out,
-                            planes,
-                        );
+                Prim::Tri { v, provoking } => {
+                    if let Some(p) = cull_and_edges(st, snapped, v, provoking) {
+                        tri(s, st, buf, inputs, flat, &p, out, planes);
                     }
                 }
             }
         }
     }
-    flush(
-        st,
-        buf,
-        inputs,
-        flat,
-        backend,
-        &mut pending,
-        &mut bufs,
-        out,
-        planes,
-    );
 }
 
 fn cull_and_edges(
@@ -192,141 +166,149 @@ fn cull_and_edges(
     })
 }
 
-/// Buffers [`flush`] reuses from batch to batch.
-#[derive(Default)]
-struct FlushBufs {
-    vals: Vec<[[f32; 8]; 3]>,
-    res: Vec<[Plane; 8]>,
-}
-
+/// The planes of triangle `p` (z, q, then the inputs) and its set-up.
+/// The planes are lanes of one vector (8 at a time): each lane runs
+/// `pixel::setup::tri_plane`'s operations in its order, so the bits are
+/// the Reference driver's.
 #[allow(clippy::too_many_arguments)]
-fn flush(
+#[inline(always)]
+fn tri<S: Simd>(
+    s: S,
     st: &DrawState,
     buf: &VertexBuf,
     inputs: &Inputs<'_>,
     flat: u64,
-    backend: crate::simd::Backend,
-    pending: &mut Vec<Pending>,
-    bufs: &mut FlushBufs,
+    p: &Pending,
     out: &mut Vec<PrimSetup>,
     planes: &mut Vec<Plane>,
 ) {
-    if pending.is_empty() {
-        return;
-    }
-    let n_in = inputs.list.len();
-    let mut d = [[0f32; 8]; 4];
-    let mut area = [1f32; 8];
-    // Planes: z, q, then the inputs.
-    let vals = &mut bufs.vals;
-    vals.clear();
-    vals.resize(2 + n_in, [[0f32; 8]; 3]);
-    let mut persp_on = [false; 8];
-    for (l, p) in pending.iter().enumerate() {
-        let (x, y) = (p.x, p.y);
-        d[0][l] = (x[1] - x[0]) as f32 * (1.0 / 256.0);
-        d[1][l] = (y[1] - y[0]) as f32 * (1.0 / 256.0);
-        d[2][l] = (x[2] - x[0]) as f32 * (1.0 / 256.0);
-        d[3][l] = (y[2] - y[0]) as f32 * (1.0 / 256.0);
-        let a = (i64::from(x[1]) - i64::from(x[0])) * (i64::from(y[2]) - i64::from(y[0]))
-            - (i64::from(x[2]) - i64::from(x[0])) * (i64::from(y[1]) - i64::from(y[0]));
-        area[l] = a as f32 * (1.0 / 65536.0);
-        let vs = [buf.get(p.v[0]), buf.get(p.v[1]), buf.get(p.v[2])];
-        persp_on[l] = !(vs[0][3] == vs[1][3] && vs[1][3] == vs[2][3]);
-        for j in 0..3 {
-            vals[0][j][l] = vs[j][2];
-            vals[1][j][l] = vs[j][3];
-            for (k, &inp) in inputs.list.iter().enumerate() {
-                let a = vs[j][HEADER + inp];
-                vals[2 + k][j][l] = if persp_on[l] { a * vs[j][3] } else { a };
+    let (x, y) = (p.x, p.y);
+    let dx1 = s.splat((x[1] - x[0]) as f32 * (1.0 / 256.0));
+    let dy1 = s.splat((y[1] - y[0]) as f32 * (1.0 / 256.0));
+    let dx2 = s.splat((x[2] - x[0]) as f32 * (1.0 / 256.0));
+    let dy2 = s.splat((y[2] - y[0]) as f32 * (1.0 / 256.0));
+    let a = (i64::from(x[1]) - i64::from(x[0])) * (i64::from(y[2]) - i64::from(y[0]))
+        - (i64::from(x[2]) - i64::from(x[0])) * (i64::from(y[1]) - i64::from(y[0]));
+    let inv = s.splat(1.0 / (a as f32 * (1.0 / 65536.0)));
+    let vs = [buf.get(p.v[0]), buf.get(p.v[1]), buf.get(p.v[2])];
+    let persp_on = !(vs[0][3] == vs[1][3] && vs[1][3] == vs[2][3]);
+    let list = inputs.list;
+    let n_in = list.len();
+    let attr_off = planes.len() as u32;
+    planes.reserve(n_in);
+    let (mut z, mut q) = (Plane::default(), Plane::default());
+    // Chunks of 8 planes: z, q and 6 inputs, then 8 inputs at a time.
+    let mut first_input = 0;
+    let mut lane0 = 2;
+    loop {
+        let ins = &list[first_input..(first_input + 8 - lane0).min(n_in)];
+        let lanes = lane0..lane0 + ins.len();
+        let mut vals = [[0f32; 8]; 3];
+        for (row, vals) in vs.iter().zip(vals.iter_mut()) {
+            let w = row[3];
+            if lane0 == 2 {
+                vals[0] = row[2];
+                vals[1] = w;
+            }
+            let dst = &mut vals[lanes.clone()];
+            if persp_on {
+                for (d, &i) in dst.iter_mut().zip(ins) {
+                    *d = row[HEADER + i] * w;
+                }
+            } else {
+                for (d, &i) in dst.iter_mut().zip(ins) {
+                    *d = row[HEADER + i];
+                }
             }
         }
-    }
-    crate::simd::dispatch(
-        backend,
-        Batch {
-            d,
-            area,
-            vals,
-            out: &mut bufs.res,
-        },
-    );
-    let res = &bufs.res;
-    // Inputs that are not flat: perspective-corrected when `q` varies.
-    let smooth = !flat & u64::MAX.checked_shr(64 - n_in as u32).unwrap_or(0);
-    for (l, p) in pending.drain(..).enumerate() {
-        let z = res[0][l];
-        let attr_off = planes.len() as u32;
+        let (v0, v1, v2) = (s.f32s(vals[0]), s.f32s(vals[1]), s.f32s(vals[2]));
+        let (da1, da2) = (v1 - v0, v2 - v0);
+        let ddx = ((da1 * dy2 - da2 * dy1) * inv).to_array();
+        let ddy = ((da2 * dx1 - da1 * dx2) * inv).to_array();
+        let plane = |l: usize| Plane {
+            a0: vals[0][l],
+            ddx: ddx[l],
+            ddy: ddy[l],
+        };
+        if lane0 == 2 {
+            (z, q) = (plane(0), plane(1));
+        }
         if flat == 0 {
-            // One reservation per primitive (no capacity check per plane).
-            planes.extend(res[2..2 + n_in].iter().map(|r| r[l]));
+            planes.extend(lanes.map(plane));
         } else {
             let provoking = buf.get(p.provoking);
-            planes.extend((0..n_in).map(|k| {
-                if flat & (1 << k) != 0 {
-                    Plane::constant(provoking[HEADER + inputs.list[k]])
+            for (l, &i) in lanes.zip(ins) {
+                let k = first_input + l - lane0;
+                planes.push(if flat & (1 << k) != 0 {
+                    Plane::constant(provoking[HEADER + i])
                 } else {
-                    res[2 + k][l]
-                }
-            }));
+                    plane(l)
+                });
+            }
         }
-        let persp = if persp_on[l] { smooth } else { 0 };
-        let tri = PrimSetup {
-            bbox: p.bbox,
-            ox: p.x[0],
-            oy: p.y[0],
-            z,
-            q: res[1][l],
-            persp,
-            attr_off,
-            bias: depth_offset(&z, st.slope_bias, st.depth_bias),
-            front: p.front,
-            cover: Cover::Tri([
-                Edge::new(p.x[0], p.y[0], p.x[1], p.y[1]),
-                Edge::new(p.x[1], p.y[1], p.x[2], p.y[2]),
-                Edge::new(p.x[2], p.y[2], p.x[0], p.y[0]),
-            ]),
-        };
-        match st.fill {
-            FillMode::Solid => out.push(tri),
-            FillMode::Wireframe | FillMode::Point => {
-                // Edges or vertices with the triangle's bias and face (rasterization.md 7).
-                planes.truncate(attr_off as usize);
-                for k in 0..3 {
-                    let v = p.orig;
-                    let e = if st.fill == FillMode::Wireframe {
-                        setup_line(
-                            buf,
-                            [v[k], v[(k + 1) % 3]],
-                            p.provoking,
-                            false,
-                            inputs.list,
-                            flat,
-                            st.clip,
-                            planes,
-                        )
-                    } else {
-                        let size = point_size(st, buf, v[k]);
-                        let zc = Plane::constant(buf.get(v[k])[2]);
-                        setup_point(
-                            buf,
-                            v[k],
-                            size,
-                            st.point_sprite,
-                            inputs.list,
-                            st.clip,
-                            planes,
-                            Some((zc, tri.bias)),
-                        )
-                    };
-                    if let Some(mut e) = e {
-                        e.bias = tri.bias;
-                        e.front = tri.front;
-                        out.push(e);
-                    }
+        first_input += ins.len();
+        lane0 = 0;
+        if first_input >= n_in {
+            break;
+        }
+    }
+    // Inputs that are not flat: perspective-corrected when `q` varies.
+    let smooth = !flat & u64::MAX.checked_shr(64 - n_in as u32).unwrap_or(0);
+    let persp = if persp_on { smooth } else { 0 };
+    let tri = PrimSetup {
+        bbox: p.bbox,
+        ox: p.x[0],
+        oy: p.y[0],
+        z,
+        q,
+        persp,
+        attr_off,
+        bias: depth_offset(&z, st.slope_bias, st.depth_bias),
+        front: p.front,
+        cover: Cover::Tri([
+            Edge::new(p.x[0], p.y[0], p.x[1], p.y[1]),
+            Edge::new(p.x[1], p.y[1], p.x[2], p.y[2]),
+            Edge::new(p.x[2], p.y[2], p.x[0], p.y[0]),
+        ]),
+    };
+    match st.fill {
+        FillMode::Solid => out.push(tri),
+        FillMode::Wireframe | FillMode::Point => {
+            // Edges or vertices with the triangle's bias and face (rasterization.md 7).
+            planes.truncate(attr_off as usize);
+            for k in 0..3 {
+                let v = p.orig;
+                let e = if st.fill == FillMode::Wireframe {
+                    setup_line(
+                        buf,
+                        [v[k], v[(k + 1) % 3]],
+                        p.provoking,
+                        false,
+                        inputs.list,
+                        flat,
+                        st.clip,
+                        planes,
+                    )
+                } else {
+                    let size = point_size(st, buf, v[k]);
+                    let zc = Plane::constant(buf.get(v[k])[2]);
+                    setup_point(
+                        buf,
+                        v[k],
+                        size,
+                        st.point_sprite,
+                        inputs.list,
+                        st.clip,
+                        planes,
+                        Some((zc, tri.bias)),
+                    )
+                };
+                if let Some(mut e) = e {
+                    e.bias = tri.bias;
+                    e.front = tri.front;
+                    out.push(e);
                 }
             }
         }
     }
-    let _ = (fmin(0.0, 0.0), fmax(0.0, 0.0));
 }
