@@ -204,24 +204,46 @@ fn fetch_vertex(
     }
 }
 
-/// Decodes every vertex of `indices` (distinct values) into a buffer whose
-/// vertex `k` is `indices[k]`'s.
+/// Vertices per task of a parallel [`fetch_all`].
+const FETCH_CHUNK: usize = 4096;
+
+/// Decodes `count` vertices into a buffer whose vertex `k` is source
+/// vertex `index(k)`'s, held in `data` (cleared first; passing the last
+/// draw's floats reuses their allocation). Chunks of vertices decode in
+/// parallel on `pool`: each row depends on its own vertex only.
 pub(crate) fn fetch_all(
     decl: &VertexDeclaration,
     streams: &[Option<StreamView>],
     layout: &FetchLayout,
-    indices: impl Iterator<Item = u32>,
+    count: usize,
+    index: impl Fn(usize) -> u32 + Sync,
+    mut data: Vec<f32>,
+    pool: Option<&rayon::ThreadPool>,
 ) -> VertexBuf {
+    use rayon::prelude::*;
     let stride = layout.stride();
     let targets = layout.targets(decl);
-    let mut buf = VertexBuf {
-        stride,
-        data: Vec::new(),
-    };
-    let mut tmp = vec![0.0; stride];
-    for i in indices {
-        fetch_vertex(decl, streams, layout, &targets, i, &mut tmp);
-        buf.data.extend_from_slice(&tmp);
+    data.clear();
+    data.resize(count * stride, 0.0);
+    if stride == 0 {
+        return VertexBuf { stride, data };
     }
-    buf
+    let decode = |(chunk, rows): (usize, &mut [f32])| {
+        for (k, row) in rows.chunks_exact_mut(stride).enumerate() {
+            let i = index(chunk * FETCH_CHUNK + k);
+            fetch_vertex(decl, streams, layout, &targets, i, row);
+        }
+    };
+    match pool {
+        Some(pool) if count > FETCH_CHUNK => pool.install(|| {
+            data.par_chunks_mut(FETCH_CHUNK * stride)
+                .enumerate()
+                .for_each(decode)
+        }),
+        _ => data
+            .chunks_mut(FETCH_CHUNK * stride)
+            .enumerate()
+            .for_each(decode),
+    }
+    VertexBuf { stride, data }
 }

@@ -316,13 +316,35 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
             .fold((u32::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
         let (mut buf, map): (VertexBuf, Vec<u32>) =
             if !numbers.is_empty() && (hi - lo) as usize <= 2 * numbers.len() + 64 {
-                let buf = fetch_all(&decl, &views, layout, lo..=hi);
+                let data = std::mem::take(&mut d.pipeline.vertex_data);
+                let count = (hi - lo) as usize + 1;
+                let buf = fetch_all(
+                    &decl,
+                    &views,
+                    layout,
+                    count,
+                    |k| lo + k as u32,
+                    data,
+                    pool.as_deref(),
+                );
                 (buf, numbers.iter().map(|&v| v - lo).collect())
             } else {
-                let buf = fetch_all(&decl, &views, layout, numbers.iter().copied());
+                let data = std::mem::take(&mut d.pipeline.vertex_data);
+                let buf = fetch_all(
+                    &decl,
+                    &views,
+                    layout,
+                    numbers.len(),
+                    |k| numbers[k],
+                    data,
+                    pool.as_deref(),
+                );
                 (buf, (0..numbers.len() as u32).collect())
             };
-        let mut prims: Vec<Prim> = Vec::with_capacity(call.primitive_count as usize);
+        // The last draw's primitive list, emptied: its allocation is reused.
+        let mut prims = std::mem::take(&mut d.pipeline.prims);
+        prims.clear();
+        prims.reserve(call.primitive_count as usize);
         assemble(call.primitive, call.primitive_count, &map, &mut prims);
         let prims = clip_pretransformed(&mut buf, prims);
         let mut var = Varyings::default();
@@ -454,7 +476,10 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         data.truncate(count * stride);
         data.resize(count * stride, 0.0);
         let mut codes = vec![0u32; count];
-        let mut prims: Vec<Prim> = Vec::with_capacity(call.primitive_count as usize);
+        // The last draw's primitive list, emptied: its allocation is reused.
+        let mut prims = std::mem::take(&mut d.pipeline.prims);
+        prims.clear();
+        prims.reserve(call.primitive_count as usize);
         let mut shifted = Vec::new();
         let per_instance = numbers.len();
         for inst in 0..instances {
@@ -504,6 +529,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     };
     if prims.is_empty() {
         d.pipeline.vertex_data = buf.data;
+        d.pipeline.prims = prims;
         return Ok(());
     }
 
@@ -565,6 +591,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         Stage::Shader(s) => render(d, &st, &buf, &prims, s, fog_attr, words),
     }
     d.pipeline.vertex_data = buf.data;
+    d.pipeline.prims = prims;
     Ok(())
 }
 

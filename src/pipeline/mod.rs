@@ -67,6 +67,8 @@ pub(crate) struct Pipeline {
     /// so the next draw reuses the allocation (a fresh one of tens of
     /// megabytes costs page faults on every draw).
     pub(crate) vertex_data: Vec<f32>,
+    /// The last draw's assembled primitives, kept for the same reason.
+    pub(crate) prims: Vec<crate::geom::Prim>,
     /// Prepared shaders and fixed-function routines (`draw_state`).
     caches: draw_state::Caches,
 }
