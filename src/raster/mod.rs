@@ -1,4 +1,4 @@
-//! The Warp rasterizer: set-up (8 triangles at once), binning into 64x64
+//! The Warp rasterizer: set-up (a triangle's planes 8 at once), binning into 64x64
 //! tiles, and tile execution in parallel (one band of tiles per task, in a
 //! long-lived rayon pool), each tile walking its primitives in submission
 //! order: 8x8 blocks trivially rejected / accepted per edge, 4x2 stamps

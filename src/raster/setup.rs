@@ -1,12 +1,16 @@
 //! Warp set-up: culling and edges per triangle from its vertices' snapped
 //! positions (integer, scalar; `raster::draw` snaps each vertex once),
-//! then the attribute planes of 8 triangles at once in SoA (the float part),
-//! with the same operations in the same order as `pixel::setup::tri_plane`.
+//! then its attribute planes (z, q, then the inputs) as the lanes of one
+//! vector, 8 planes at a time (the float part), each lane with the same
+//! operations in the same order as `pixel::setup::tri_plane`. The whole
+//! loop is one SIMD kernel, so nothing in it leaves the backend's context.
 
 use crate::geom::{HEADER, Prim, VertexBuf};
 use crate::pipeline::state::DrawState;
 use crate::pixel::Plane;
-use crate::pixel::setup::{Cover, Edge, PrimSetup, depth_offset, setup_line, setup_point};
+use crate::pixel::setup::{
+    Cover, Edge, PrimSetup, depth_offset, setup_line, setup_point, tri_plane,
+};
 use crate::reference::{Inputs, point_size};
 use crate::simd::{FloatV, Kernel, Simd};
 use crate::state::{Cull, FillMode, Rect};
@@ -76,6 +80,7 @@ impl Kernel for Build<'_, '_> {
             planes,
         } = self;
         let flat = if st.flat { inputs.flat } else { 0 };
+        let run = input_run(inputs.list, buf.stride);
         for prim in prims {
             match *prim {
                 Prim::Point(v) => {
@@ -103,7 +108,7 @@ impl Kernel for Build<'_, '_> {
                 }
                 Prim::Tri { v, provoking } => {
                     if let Some(p) = cull_and_edges(st, snapped, v, provoking) {
-                        tri(s, st, buf, inputs, flat, &p, out, planes);
+                        tri(s, st, buf, inputs, flat, run, &p, out, planes);
                     }
                 }
             }
@@ -178,18 +183,23 @@ fn tri<S: Simd>(
     buf: &VertexBuf,
     inputs: &Inputs<'_>,
     flat: u64,
+    run: Option<usize>,
     p: &Pending,
     out: &mut Vec<PrimSetup>,
     planes: &mut Vec<Plane>,
 ) {
     let (x, y) = (p.x, p.y);
-    let dx1 = s.splat((x[1] - x[0]) as f32 * (1.0 / 256.0));
-    let dy1 = s.splat((y[1] - y[0]) as f32 * (1.0 / 256.0));
-    let dx2 = s.splat((x[2] - x[0]) as f32 * (1.0 / 256.0));
-    let dy2 = s.splat((y[2] - y[0]) as f32 * (1.0 / 256.0));
+    let d = [
+        (x[1] - x[0]) as f32 * (1.0 / 256.0),
+        (y[1] - y[0]) as f32 * (1.0 / 256.0),
+        (x[2] - x[0]) as f32 * (1.0 / 256.0),
+        (y[2] - y[0]) as f32 * (1.0 / 256.0),
+    ];
+    let [dx1, dy1, dx2, dy2] = d.map(|v| s.splat(v));
     let a = (i64::from(x[1]) - i64::from(x[0])) * (i64::from(y[2]) - i64::from(y[0]))
         - (i64::from(x[2]) - i64::from(x[0])) * (i64::from(y[1]) - i64::from(y[0]));
-    let inv = s.splat(1.0 / (a as f32 * (1.0 / 65536.0)));
+    let inv_s = 1.0 / (a as f32 * (1.0 / 65536.0));
+    let inv = s.splat(inv_s);
     let vs = [buf.get(p.v[0]), buf.get(p.v[1]), buf.get(p.v[2])];
     let persp_on = !(vs[0][3] == vs[1][3] && vs[1][3] == vs[2][3]);
     let list = inputs.list;
@@ -197,60 +207,52 @@ fn tri<S: Simd>(
     let attr_off = planes.len() as u32;
     planes.reserve(n_in);
     let (mut z, mut q) = (Plane::default(), Plane::default());
-    // Chunks of 8 planes: z, q and 6 inputs, then 8 inputs at a time.
-    let mut first_input = 0;
-    let mut lane0 = 2;
-    loop {
-        let ins = &list[first_input..(first_input + 8 - lane0).min(n_in)];
-        let lanes = lane0..lane0 + ins.len();
-        let mut vals = [[0f32; 8]; 3];
-        for (row, vals) in vs.iter().zip(vals.iter_mut()) {
-            let w = row[3];
-            if lane0 == 2 {
-                vals[0] = row[2];
-                vals[1] = w;
-            }
-            let dst = &mut vals[lanes.clone()];
-            if persp_on {
-                for (d, &i) in dst.iter_mut().zip(ins) {
-                    *d = row[HEADER + i] * w;
-                }
-            } else {
-                for (d, &i) in dst.iter_mut().zip(ins) {
-                    *d = row[HEADER + i];
-                }
-            }
-        }
-        let (v0, v1, v2) = (s.f32s(vals[0]), s.f32s(vals[1]), s.f32s(vals[2]));
+    // The inputs a run of 8 floats holds: loaded as vectors straight from
+    // the rows (no lane-by-lane copy through memory, whose reload as a
+    // vector cannot be forwarded from the scalar stores); z and q scalar.
+    let rows = run.map(|at| vs.map(|row| row.get(at..at + 8)));
+    if let Some([Some(r0), Some(r1), Some(r2)]) = rows {
+        z = tri_plane(d, inv_s, [vs[0][2], vs[1][2], vs[2][2]]);
+        q = tri_plane(d, inv_s, [vs[0][3], vs[1][3], vs[2][3]]);
+        let load = |r: &[f32], w: f32| {
+            let mut a = [0f32; 8];
+            a.copy_from_slice(r);
+            let v = s.f32s(a);
+            if persp_on { v * s.splat(w) } else { v }
+        };
+        let v0 = load(r0, vs[0][3]);
+        let (v1, v2) = (load(r1, vs[1][3]), load(r2, vs[2][3]));
         let (da1, da2) = (v1 - v0, v2 - v0);
+        let a0 = v0.to_array();
         let ddx = ((da1 * dy2 - da2 * dy1) * inv).to_array();
         let ddy = ((da2 * dx1 - da1 * dx2) * inv).to_array();
-        let plane = |l: usize| Plane {
-            a0: vals[0][l],
-            ddx: ddx[l],
-            ddy: ddy[l],
-        };
-        if lane0 == 2 {
-            (z, q) = (plane(0), plane(1));
+        let provoking = buf.get(p.provoking);
+        for k in 0..n_in.min(8) {
+            planes.push(if flat & (1 << k) != 0 {
+                Plane::constant(provoking[HEADER + list[k]])
+            } else {
+                Plane {
+                    a0: a0[k],
+                    ddx: ddx[k],
+                    ddy: ddy[k],
+                }
+            });
         }
-        if flat == 0 {
-            planes.extend(lanes.map(plane));
-        } else {
-            let provoking = buf.get(p.provoking);
-            for (l, &i) in lanes.zip(ins) {
-                let k = first_input + l - lane0;
-                planes.push(if flat & (1 << k) != 0 {
-                    Plane::constant(provoking[HEADER + i])
-                } else {
-                    plane(l)
-                });
-            }
-        }
-        first_input += ins.len();
-        lane0 = 0;
-        if first_input >= n_in {
-            break;
-        }
+    } else {
+        planes_by_chunks(
+            s,
+            buf,
+            list,
+            flat,
+            [dx1, dy1, dx2, dy2],
+            inv,
+            persp_on,
+            p,
+            &vs,
+            &mut z,
+            &mut q,
+            planes,
+        );
     }
     // Inputs that are not flat: perspective-corrected when `q` varies.
     let smooth = !flat & u64::MAX.checked_shr(64 - n_in as u32).unwrap_or(0);
@@ -311,4 +313,88 @@ fn tri<S: Simd>(
             }
         }
     }
+}
+
+/// The planes of a triangle 8 at a time, lane by lane: z, q and 6 inputs,
+/// then 8 inputs at a time (any input list).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn planes_by_chunks<S: Simd>(
+    s: S,
+    buf: &VertexBuf,
+    list: &[usize],
+    flat: u64,
+    [dx1, dy1, dx2, dy2]: [S::F; 4],
+    inv: S::F,
+    persp_on: bool,
+    p: &Pending,
+    vs: &[&[f32]; 3],
+    z: &mut Plane,
+    q: &mut Plane,
+    planes: &mut Vec<Plane>,
+) {
+    let n_in = list.len();
+    // Chunks of 8 planes: z, q and 6 inputs, then 8 inputs at a time.
+    let mut first_input = 0;
+    let mut lane0 = 2;
+    loop {
+        let ins = &list[first_input..(first_input + 8 - lane0).min(n_in)];
+        let lanes = lane0..lane0 + ins.len();
+        let mut vals = [[0f32; 8]; 3];
+        for (row, vals) in vs.iter().zip(vals.iter_mut()) {
+            let w = row[3];
+            if lane0 == 2 {
+                vals[0] = row[2];
+                vals[1] = w;
+            }
+            let dst = &mut vals[lanes.clone()];
+            if persp_on {
+                for (d, &i) in dst.iter_mut().zip(ins) {
+                    *d = row[HEADER + i] * w;
+                }
+            } else {
+                for (d, &i) in dst.iter_mut().zip(ins) {
+                    *d = row[HEADER + i];
+                }
+            }
+        }
+        let (v0, v1, v2) = (s.f32s(vals[0]), s.f32s(vals[1]), s.f32s(vals[2]));
+        let (da1, da2) = (v1 - v0, v2 - v0);
+        let ddx = ((da1 * dy2 - da2 * dy1) * inv).to_array();
+        let ddy = ((da2 * dx1 - da1 * dx2) * inv).to_array();
+        let plane = |l: usize| Plane {
+            a0: vals[0][l],
+            ddx: ddx[l],
+            ddy: ddy[l],
+        };
+        if lane0 == 2 {
+            (*z, *q) = (plane(0), plane(1));
+        }
+        if flat == 0 {
+            planes.extend(lanes.map(plane));
+        } else {
+            let provoking = buf.get(p.provoking);
+            for (l, &i) in lanes.zip(ins) {
+                let k = first_input + l - lane0;
+                planes.push(if flat & (1 << k) != 0 {
+                    Plane::constant(provoking[HEADER + i])
+                } else {
+                    plane(l)
+                });
+            }
+        }
+        first_input += ins.len();
+        lane0 = 0;
+        if first_input >= n_in {
+            break;
+        }
+    }
+}
+
+/// Where the draw's inputs sit in a vertex row when they are one run of
+/// consecutive attributes, at most 8, with 8 floats of row from its start.
+fn input_run(list: &[usize], stride: usize) -> Option<usize> {
+    let first = *list.first()?;
+    let consecutive = list.iter().enumerate().all(|(k, &i)| i == first + k);
+    (consecutive && list.len() <= 8 && HEADER + first + 8 <= stride).then_some(HEADER + first)
 }
