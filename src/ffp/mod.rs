@@ -13,7 +13,9 @@
 //! 3. Per 8 vertices: [`crate::vertex::FetchStreams::fetch8`] → `IN_*`
 //!    registers → [`FfpVertexProgram::run8`] → [`VertexOutput`]; or
 //!    [`process_vertices`] over an index list → [`VertexBatches`] in the
-//!    program's compact [`OutputLayout`]. Reference:
+//!    program's compact [`OutputLayout`], or [`process_vertices_into`]
+//!    straight into the rasterizer's vertex rows through a [`RowSpread`]
+//!    (the draw path). Reference:
 //!    [`ReferenceVertex::process`] per vertex.
 //! 4. Pixels: [`FfpPixelKey::new`] (state, bound [`StageTexture`]s,
 //!    [`texgen::stage_divisors`]) → [`FfpPixelCache::get`] → [`FfpPixelProgram`]
@@ -45,7 +47,7 @@ pub mod vertex;
 
 pub use fog::{FogPath, VertexFog, VertexPath, fog_blend, fog_decision, table_fog_factor};
 pub use key::{DrawOptions, FfpVertexKey};
-pub use output::{OutputLayout, RowSource, VertexBatches, VertexOutput};
+pub use output::{OutputLayout, RowSource, RowSpread, VertexBatches, VertexOutput};
 pub use scalar::ReferenceVertex;
 pub use setup::FfpVertexConsts;
 pub use stages::{
@@ -53,4 +55,6 @@ pub use stages::{
     reference_shade8,
 };
 pub use state::{FfpInputLayout, FfpState};
-pub use vertex::{FfpVertexCache, FfpVertexProgram, VertexJob, process_vertices};
+pub use vertex::{
+    FfpVertexCache, FfpVertexProgram, VertexJob, process_vertices, process_vertices_into,
+};

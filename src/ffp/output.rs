@@ -21,6 +21,8 @@
 //! [`OutputLayout`] (a point list without textures stores 13 rows per 8
 //! vertices instead of 52).
 
+use crate::simd::{FloatV, IntV, MaskV, Simd};
+
 /// The outputs of one vertex (`T = f32`) or of 8 vertices in SoA (`T = S::F`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VertexOutput<T> {
@@ -260,34 +262,112 @@ pub enum RowSource {
     Const(f32),
 }
 
-impl VertexBatches {
-    /// Writes vertex `8b + l` of every batch to `rows[(8b + l) * stride..]`
-    /// following `template` (one source per float of a row), for the first
-    /// `count` vertices.
-    pub fn spread(&self, template: &[RowSource], stride: usize, count: usize, rows: &mut [f32]) {
-        let n_rows = self.layout.rows();
-        if n_rows == 0 || stride == 0 || template.len() != stride {
+/// A per-draw row template compiled for whole batches: the vertex stage
+/// writes each batch of 8 processed vertices straight into its 8 vertex
+/// rows through it (`process_vertices_into`), with no intermediate
+/// [`VertexBatches`] and no per-float dispatch on the template.
+///
+/// Invariant: for every vertex and every float of its row, [`RowSpread::batch`]
+/// writes exactly the template's source (a batch row's lane, or the
+/// constant), whichever way (vector or per lane) it writes it.
+#[derive(Clone, Debug)]
+pub struct RowSpread {
+    /// One source per float of a vertex row (`stride` of them).
+    template: Vec<RowSource>,
+    /// The batch rows a source may name (more are read as 0).
+    batch_rows: usize,
+    /// A full batch's 8 rows of `stride` floats, as `stride` groups of 8
+    /// consecutive floats: where each group's floats come from.
+    groups: Vec<SpreadGroup>,
+}
+
+/// Eight consecutive floats of a full batch's output rows.
+#[derive(Clone, Copy, Debug)]
+struct SpreadGroup {
+    /// Float `k` of the group is word `index[k]` of the batch rows (read
+    /// as one flat list of `batch_rows * 8` floats) where bit `k` of
+    /// `from_rows` is set, and `consts[k]` where it is not.
+    index: [i32; 8],
+    consts: [f32; 8],
+    from_rows: u32,
+}
+
+impl RowSpread {
+    /// Compiles `template` (one source per float of a row; its length is
+    /// the row stride) for batches of `batch_rows` rows. Sources naming a
+    /// row at or past `batch_rows` read 0.
+    pub fn new(template: &[RowSource], batch_rows: usize) -> RowSpread {
+        let stride = template.len();
+        let source = |d: usize| match template[d] {
+            RowSource::Row(r) if r < batch_rows => Some(r),
+            RowSource::Row(_) => None,
+            RowSource::Const(_) => None,
+        };
+        let constant = |d: usize| match template[d] {
+            RowSource::Const(c) => c,
+            RowSource::Row(_) => 0.0,
+        };
+        let groups = (0..stride)
+            .map(|g| {
+                let mut group = SpreadGroup {
+                    index: [0; 8],
+                    consts: [0.0; 8],
+                    from_rows: 0,
+                };
+                for k in 0..8 {
+                    let flat = g * 8 + k;
+                    let (lane, d) = (flat / stride, flat % stride);
+                    match source(d) {
+                        Some(r) => {
+                            group.index[k] = (r * 8 + lane) as i32;
+                            group.from_rows |= 1 << k;
+                        }
+                        None => group.consts[k] = constant(d),
+                    }
+                }
+                group
+            })
+            .collect();
+        RowSpread {
+            template: template.to_vec(),
+            batch_rows,
+            groups,
+        }
+    }
+
+    /// Floats per vertex row.
+    pub fn stride(&self) -> usize {
+        self.template.len()
+    }
+
+    /// Writes the first `lanes` vertices of `batch` (its rows, lane = vertex)
+    /// to `out[l * stride..(l + 1) * stride]`, for `l` below `lanes`.
+    #[inline(always)]
+    pub fn batch<S: Simd>(&self, s: S, batch: &[[f32; 8]], lanes: usize, out: &mut [f32]) {
+        let stride = self.stride();
+        if lanes == 8 && out.len() >= 8 * stride && batch.len() >= self.batch_rows {
+            // A full batch's rows are 8 * stride consecutive floats: each
+            // group of 8 is one gather from the batch and one store.
+            let words: &[u32] = bytemuck::cast_slice(&batch[..self.batch_rows]);
+            for (g, dst) in self.groups.iter().zip(out.chunks_exact_mut(8)) {
+                let consts = s.f32s(g.consts);
+                let v = if g.from_rows == 0 {
+                    consts
+                } else {
+                    let w = s.gather_u32(words, s.i32s(g.index)).cast_f32();
+                    s.mask_from_bits(g.from_rows).select_f(w, consts)
+                };
+                v.store(dst);
+            }
             return;
         }
-        // Split once: (float, batch row) pairs and (float, value) pairs.
-        let mut from_rows: Vec<(usize, usize)> = Vec::new();
-        let mut consts: Vec<(usize, f32)> = Vec::new();
-        for (d, src) in template.iter().enumerate() {
-            match *src {
-                RowSource::Row(r) if r < n_rows => from_rows.push((d, r)),
-                RowSource::Row(_) => consts.push((d, 0.0)),
-                RowSource::Const(c) => consts.push((d, c)),
-            }
-        }
-        let batches = self.data.chunks_exact(n_rows);
-        for (batch, out) in batches.zip(rows[..count * stride].chunks_mut(8 * stride)) {
-            for (l, row) in out.chunks_exact_mut(stride).enumerate() {
-                for &(d, r) in &from_rows {
-                    row[d] = batch[r][l];
-                }
-                for &(d, c) in &consts {
-                    row[d] = c;
-                }
+        for (l, row) in out.chunks_exact_mut(stride).take(lanes).enumerate() {
+            for (dst, src) in row.iter_mut().zip(&self.template) {
+                *dst = match *src {
+                    RowSource::Row(r) if r < self.batch_rows => batch.get(r).map_or(0.0, |b| b[l]),
+                    RowSource::Row(_) => 0.0,
+                    RowSource::Const(c) => c,
+                };
             }
         }
     }
@@ -311,11 +391,33 @@ pub fn screen_position(clip: [f32; 4], vp: &crate::state::Viewport) -> [f32; 4] 
 mod tests {
     use super::*;
 
-    /// `spread` through the `field_sources` template writes, for every
-    /// vertex and every field, what `vertex` reads, constants included, and
-    /// leaves the floats past `count` vertices alone.
+    /// Runs `RowSpread::batch` on each batch of `batches` (the last one
+    /// partial when `count` is not a multiple of 8) on `backend`.
+    struct SpreadAll<'a> {
+        spread: &'a RowSpread,
+        batches: &'a VertexBatches,
+        count: usize,
+        out: &'a mut [f32],
+    }
+    impl crate::simd::Kernel for SpreadAll<'_> {
+        type Output = ();
+        fn run<S: Simd>(self, s: S) {
+            let rows = self.batches.layout.rows();
+            let stride = self.spread.stride();
+            for (b, batch) in self.batches.data.chunks_exact(rows).enumerate() {
+                let lanes = (self.count - 8 * b).min(8);
+                let out = &mut self.out[8 * b * stride..];
+                self.spread.batch(s, batch, lanes, out);
+            }
+        }
+    }
+
+    /// `RowSpread` through the `field_sources` template writes, for every
+    /// vertex and every field, what `vertex` reads, constants included,
+    /// on both backends (full batches by gathers, the partial one per
+    /// lane), and leaves the floats past `count` vertices alone.
     #[test]
-    fn spread_matches_the_per_vertex_reader() {
+    fn row_spread_matches_the_per_vertex_reader() {
         let layout = OutputLayout {
             texcoords: 0b101,
             fog: true,
@@ -331,15 +433,68 @@ mod tests {
         let template: Vec<RowSource> = batches.layout.field_sources().flat();
         let stride = template.len();
         assert_eq!(stride, 52);
-        let mut out = vec![-7.0f32; (count + 1) * stride];
-        batches.spread(&template, stride, count, &mut out);
-        for i in 0..count {
-            assert_eq!(
-                &out[i * stride..(i + 1) * stride],
-                &batches.vertex(i).flat()[..],
-                "vertex {i}"
-            );
+        let spread = RowSpread::new(&template, rows);
+        for backend in [crate::simd::Backend::Portable, crate::simd::Backend::new(true)] {
+            let mut out = vec![-7.0f32; (count + 1) * stride];
+            let job = SpreadAll {
+                spread: &spread,
+                batches: &batches,
+                count,
+                out: &mut out,
+            };
+            crate::simd::dispatch(backend, job);
+            for i in 0..count {
+                assert_eq!(
+                    &out[i * stride..(i + 1) * stride],
+                    &batches.vertex(i).flat()[..],
+                    "vertex {i} on {}",
+                    backend.name()
+                );
+            }
+            assert!(out[count * stride..].iter().all(|&v| v == -7.0));
         }
-        assert!(out[count * stride..].iter().all(|&v| v == -7.0));
+    }
+
+    /// A source naming a row the batch does not have reads 0, both ways.
+    #[test]
+    fn row_spread_reads_missing_rows_as_zero() {
+        let template = [RowSource::Row(0), RowSource::Row(5), RowSource::Const(2.5)];
+        let spread = RowSpread::new(&template, 1);
+        let batch = [[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]];
+        let job = |lanes: usize| {
+            let mut out = vec![-1.0f32; 8 * 3];
+            crate::simd::dispatch(
+                crate::simd::Backend::new(true),
+                OneBatch {
+                    spread: &spread,
+                    batch: &batch,
+                    lanes,
+                    out: &mut out,
+                },
+            );
+            out
+        };
+        struct OneBatch<'a> {
+            spread: &'a RowSpread,
+            batch: &'a [[f32; 8]],
+            lanes: usize,
+            out: &'a mut [f32],
+        }
+        impl crate::simd::Kernel for OneBatch<'_> {
+            type Output = ();
+            fn run<S: Simd>(self, s: S) {
+                self.spread.batch(s, self.batch, self.lanes, self.out);
+            }
+        }
+        let full = job(8);
+        let part = job(7);
+        for l in 0..8 {
+            let want = [batch[0][l], 0.0, 2.5];
+            assert_eq!(&full[l * 3..l * 3 + 3], &want, "full batch, lane {l}");
+            if l < 7 {
+                assert_eq!(&part[l * 3..l * 3 + 3], &want, "partial batch, lane {l}");
+            }
+        }
+        assert_eq!(&part[21..], &[-1.0; 3]);
     }
 }

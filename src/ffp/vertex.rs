@@ -18,7 +18,7 @@ use super::fog::{VertexFog, vertex_fog_factor};
 use super::key::{BlendKey, ColorSource, FfpVertexKey, LightKind, TexKey, TexSource};
 use super::light::{LightSums, Surface, assemble, integer_power, lights};
 use super::math::{Real, V, k4, normalize3, sat, sat4, xform3, xform4};
-use super::output::{OutputLayout, VertexBatches, VertexOutput};
+use super::output::{OutputLayout, RowSpread, VertexBatches, VertexOutput};
 use super::point::point_size;
 use super::setup::FfpVertexConsts;
 use super::state::*;
@@ -496,39 +496,86 @@ pub fn process_vertices(
     vertices: &[u32],
     out: &mut VertexBatches,
 ) {
-    struct K<'a, 'b> {
-        job: VertexJob<'a>,
-        vertices: &'b [u32],
-        out: &'b mut VertexBatches,
-    }
-    impl Kernel for K<'_, '_> {
-        type Output = ();
-        #[inline(always)]
-        fn run<S: Simd>(self, s: S) {
-            let j = self.job;
-            let x = V(s.splat(0.0), s);
-            let mut regs = [[x.0; 4]; IN_COUNT];
-            let layout = j.program.layout;
-            let rows = layout.rows();
-            // Rows are assembled in a small local buffer and appended: no
-            // zero-fill of the whole output beforehand.
-            let mut buf = [[0f32; 8]; MAX_ROWS];
-            for chunk in self.vertices.chunks(8) {
-                let last = chunk[chunk.len() - 1];
-                let mut idx = [last; 8];
-                idx[..chunk.len()].copy_from_slice(chunk);
-                j.streams.fetch8(s, j.plan, &idx, j.instance, &mut regs);
-                let o = j.program.run_generic(x, j.consts, &regs);
-                store_rows(&o, layout, &mut buf[..rows]);
-                self.out.data.extend_from_slice(&buf[..rows]);
-            }
-        }
-    }
     out.layout = job.program.layout;
     out.data.clear();
     out.data
         .reserve(vertices.len().div_ceil(8) * out.layout.rows());
-    dispatch(backend, K { job, vertices, out });
+    dispatch(
+        backend,
+        ProcessKernel {
+            job,
+            vertices,
+            dest: Dest::Batches(&mut out.data),
+        },
+    );
+}
+
+/// [`process_vertices`] written straight into vertex rows: vertex `i` of
+/// `vertices` goes to `rows[i * stride..(i + 1) * stride]` through
+/// `spread` (compiled for the program's layout), each batch while it is
+/// still in registers and the first-level cache.
+pub fn process_vertices_into(
+    backend: Backend,
+    job: VertexJob<'_>,
+    vertices: &[u32],
+    spread: &RowSpread,
+    rows: &mut [f32],
+) {
+    dispatch(
+        backend,
+        ProcessKernel {
+            job,
+            vertices,
+            dest: Dest::Rows(spread, rows),
+        },
+    );
+}
+
+/// Where [`ProcessKernel`] puts each batch.
+enum Dest<'b> {
+    /// Appended as compact rows.
+    Batches(&'b mut Vec<[f32; 8]>),
+    /// Spread into vertex rows.
+    Rows(&'b RowSpread, &'b mut [f32]),
+}
+
+/// The loop of [`process_vertices`] and [`process_vertices_into`].
+struct ProcessKernel<'a, 'b> {
+    job: VertexJob<'a>,
+    vertices: &'b [u32],
+    dest: Dest<'b>,
+}
+
+impl Kernel for ProcessKernel<'_, '_> {
+    type Output = ();
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        let j = self.job;
+        let x = V(s.splat(0.0), s);
+        let mut regs = [[x.0; 4]; IN_COUNT];
+        let layout = j.program.layout;
+        let rows = layout.rows();
+        // Rows are assembled in a small local buffer, then appended or
+        // spread: no zero-fill of the whole output beforehand.
+        let mut buf = [[0f32; 8]; MAX_ROWS];
+        let mut dest = self.dest;
+        for (b, chunk) in self.vertices.chunks(8).enumerate() {
+            let last = chunk[chunk.len() - 1];
+            let mut idx = [last; 8];
+            idx[..chunk.len()].copy_from_slice(chunk);
+            j.streams.fetch8(s, j.plan, &idx, j.instance, &mut regs);
+            let o = j.program.run_generic(x, j.consts, &regs);
+            store_rows(&o, layout, &mut buf[..rows]);
+            match &mut dest {
+                Dest::Batches(data) => data.extend_from_slice(&buf[..rows]),
+                Dest::Rows(spread, out) => {
+                    let stride = spread.stride();
+                    let at = (8 * b * stride).min(out.len());
+                    spread.batch(s, &buf[..rows], chunk.len(), &mut out[at..]);
+                }
+            }
+        }
+    }
 }
 
 /// The most rows a batch can have (every optional output present).

@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::ffp::{
     DrawOptions, FfpInputLayout, FfpState, FfpVertexConsts, FfpVertexProgram, ReferenceVertex,
-    RowSource, VertexBatches, VertexJob, VertexOutput, process_vertices,
+    RowSource, RowSpread, VertexJob, VertexOutput, process_vertices_into,
 };
 use crate::geom::{ATTR_TEX0, HEADER};
 use crate::sampler::BoundTextures;
@@ -357,7 +357,6 @@ impl VertexProc {
                         );
                     }
                 } else {
-                    let mut batches = VertexBatches::default();
                     let job = VertexJob {
                         program,
                         consts,
@@ -365,20 +364,21 @@ impl VertexProc {
                         plan,
                         instance,
                     };
-                    process_vertices(backend, job, numbers, &mut batches);
                     // Floats `put_ffp` does not name keep the template's
                     // constant 0: what the Reference path's zeroed rows
                     // hold. The template names every float, so `rows`
                     // need not be zeroed first.
+                    let layout = program.layout();
                     let mut template = vec![RowSource::Const(0.0); stride];
                     put_ffp(
-                        &batches.layout.field_sources(),
+                        &layout.field_sources(),
                         var,
                         points,
                         [RowSource::Const(f32::NAN), RowSource::Const(0.0)],
                         &mut template,
                     );
-                    batches.spread(&template, stride, numbers.len(), rows);
+                    let spread = RowSpread::new(&template, layout.rows());
+                    process_vertices_into(backend, job, numbers, &spread, rows);
                 }
             }
             VertexProc::Shader {
