@@ -434,7 +434,10 @@ mod tests {
         let stride = template.len();
         assert_eq!(stride, 52);
         let spread = RowSpread::new(&template, rows);
-        for backend in [crate::simd::Backend::Portable, crate::simd::Backend::new(true)] {
+        for backend in [
+            crate::simd::Backend::Portable,
+            crate::simd::Backend::new(true),
+        ] {
             let mut out = vec![-7.0f32; (count + 1) * stride];
             let job = SpreadAll {
                 spread: &spread,
