@@ -272,7 +272,8 @@ pub enum RowSource {
 /// constant), whichever way (vector or per lane) it writes it.
 #[derive(Clone, Debug)]
 pub struct RowSpread {
-    /// One source per float of a vertex row (`stride` of them).
+    /// One source per float of a vertex row (`stride` of them), rows
+    /// below `batch_rows` only.
     template: Vec<RowSource>,
     /// The batch rows a source may name (more are read as 0).
     batch_rows: usize,
@@ -297,16 +298,15 @@ impl RowSpread {
     /// the row stride) for batches of `batch_rows` rows. Sources naming a
     /// row at or past `batch_rows` read 0.
     pub fn new(template: &[RowSource], batch_rows: usize) -> RowSpread {
+        // Missing rows become the constant 0 once, here, for both paths.
+        let template: Vec<RowSource> = template
+            .iter()
+            .map(|&src| match src {
+                RowSource::Row(r) if r >= batch_rows => RowSource::Const(0.0),
+                other => other,
+            })
+            .collect();
         let stride = template.len();
-        let source = |d: usize| match template[d] {
-            RowSource::Row(r) if r < batch_rows => Some(r),
-            RowSource::Row(_) => None,
-            RowSource::Const(_) => None,
-        };
-        let constant = |d: usize| match template[d] {
-            RowSource::Const(c) => c,
-            RowSource::Row(_) => 0.0,
-        };
         let groups = (0..stride)
             .map(|g| {
                 let mut group = SpreadGroup {
@@ -317,19 +317,19 @@ impl RowSpread {
                 for k in 0..8 {
                     let flat = g * 8 + k;
                     let (lane, d) = (flat / stride, flat % stride);
-                    match source(d) {
-                        Some(r) => {
+                    match template[d] {
+                        RowSource::Row(r) => {
                             group.index[k] = (r * 8 + lane) as i32;
                             group.from_rows |= 1 << k;
                         }
-                        None => group.consts[k] = constant(d),
+                        RowSource::Const(c) => group.consts[k] = c,
                     }
                 }
                 group
             })
             .collect();
         RowSpread {
-            template: template.to_vec(),
+            template,
             batch_rows,
             groups,
         }
@@ -364,8 +364,7 @@ impl RowSpread {
         for (l, row) in out.chunks_exact_mut(stride).take(lanes).enumerate() {
             for (dst, src) in row.iter_mut().zip(&self.template) {
                 *dst = match *src {
-                    RowSource::Row(r) if r < self.batch_rows => batch.get(r).map_or(0.0, |b| b[l]),
-                    RowSource::Row(_) => 0.0,
+                    RowSource::Row(r) => batch.get(r).map_or(0.0, |b| b[l]),
                     RowSource::Const(c) => c,
                 };
             }
@@ -391,20 +390,20 @@ pub fn screen_position(clip: [f32; 4], vp: &crate::state::Viewport) -> [f32; 4] 
 mod tests {
     use super::*;
 
-    /// Runs `RowSpread::batch` on each batch of `batches` (the last one
-    /// partial when `count` is not a multiple of 8) on `backend`.
+    /// Runs `RowSpread::batch` on each batch (`rows` rows) of `data`, the
+    /// last one partial when `count` is not a multiple of 8.
     struct SpreadAll<'a> {
         spread: &'a RowSpread,
-        batches: &'a VertexBatches,
+        data: &'a [[f32; 8]],
+        rows: usize,
         count: usize,
         out: &'a mut [f32],
     }
     impl crate::simd::Kernel for SpreadAll<'_> {
         type Output = ();
         fn run<S: Simd>(self, s: S) {
-            let rows = self.batches.layout.rows();
             let stride = self.spread.stride();
-            for (b, batch) in self.batches.data.chunks_exact(rows).enumerate() {
+            for (b, batch) in self.data.chunks_exact(self.rows).enumerate() {
                 let lanes = (self.count - 8 * b).min(8);
                 let out = &mut self.out[8 * b * stride..];
                 self.spread.batch(s, batch, lanes, out);
@@ -441,7 +440,8 @@ mod tests {
             let mut out = vec![-7.0f32; (count + 1) * stride];
             let job = SpreadAll {
                 spread: &spread,
-                batches: &batches,
+                data: &batches.data,
+                rows,
                 count,
                 out: &mut out,
             };
@@ -468,27 +468,16 @@ mod tests {
             let mut out = vec![-1.0f32; 8 * 3];
             crate::simd::dispatch(
                 crate::simd::Backend::new(true),
-                OneBatch {
+                SpreadAll {
                     spread: &spread,
-                    batch: &batch,
-                    lanes,
+                    data: &batch,
+                    rows: 1,
+                    count: lanes,
                     out: &mut out,
                 },
             );
             out
         };
-        struct OneBatch<'a> {
-            spread: &'a RowSpread,
-            batch: &'a [[f32; 8]],
-            lanes: usize,
-            out: &'a mut [f32],
-        }
-        impl crate::simd::Kernel for OneBatch<'_> {
-            type Output = ();
-            fn run<S: Simd>(self, s: S) {
-                self.spread.batch(s, self.batch, self.lanes, self.out);
-            }
-        }
         let full = job(8);
         let part = job(7);
         for l in 0..8 {
