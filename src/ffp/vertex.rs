@@ -124,7 +124,9 @@ impl FfpVertexProgram {
         inp: &[[S::F; 4]; IN_COUNT],
     ) -> VertexOutput<S::F> {
         let x = V(s.splat(0.0), s);
-        let o = self.run_generic(x, c, inp);
+        let mut scratch = Scratch::new(x);
+        self.run_generic(x, c, inp, &mut scratch);
+        let o = &scratch.out;
         let mut out = VertexOutput::splat(x.0);
         unwrap4(&mut out.position, &o.position);
         unwrap4(&mut out.diffuse, &o.diffuse);
@@ -140,22 +142,22 @@ impl FfpVertexProgram {
         out
     }
 
-    /// The body, over [`V`].
+    /// The body, over [`V`]: writes `scratch.out` (see [`Scratch`]).
     #[inline(always)]
     fn run_generic<S: Simd>(
         &self,
         x: V<S>,
         c: &FfpVertexConsts,
         inp: &[[S::F; 4]; IN_COUNT],
-    ) -> VertexOutput<V<S>> {
+        scratch: &mut Scratch<S>,
+    ) {
         let key = &self.key;
         let s = x.1;
         // Input registers are wrapped where read (no copy of the whole set).
         let r = Regs::<S>(inp, s);
         let zero = x.k(0.0);
         let one = x.k(1.0);
-        let mut out = VertexOutput::splat(zero);
-        let mut tex_in = [[zero; 4]; 8];
+        let Scratch { out, tex_in } = scratch;
         for (i, t) in tex_in.iter_mut().enumerate() {
             if self.tex_sets & (1 << i) != 0 {
                 *t = r.at(IN_TEXCOORD0 + i);
@@ -163,9 +165,6 @@ impl FfpVertexProgram {
         }
         let color0 = key.colors & 1 != 0;
         let color1 = key.colors & 2 != 0;
-        for t in out.texcoord.iter_mut() {
-            t[3] = one;
-        }
         if key.pretransformed {
             out.position = pretransformed_position(r.at(IN_POSITION0));
             out.diffuse = if color0 {
@@ -180,7 +179,7 @@ impl FfpVertexProgram {
             };
             let z3 = [zero; 3];
             for &(st, tk) in &self.tex {
-                out.texcoord[st] = stage_coord(tk, &tex_in, z3, z3, &c.texture[st]);
+                out.texcoord[st] = stage_coord(tk, tex_in, z3, z3, &c.texture[st]);
             }
             out.fog = match key.fog {
                 VertexFog::Color1Alpha => out.specular[3],
@@ -192,7 +191,7 @@ impl FfpVertexProgram {
                 x.k(c.point[0])
             };
             out.point_size = point_size(si, None, c.point, c.point_scale);
-            return out;
+            return;
         }
 
         // Eye space (§2–§4).
@@ -303,7 +302,7 @@ impl FfpVertexProgram {
 
         // Texture coordinates (§6–§7).
         for &(st, tk) in &self.tex {
-            out.texcoord[st] = stage_coord(tk, &tex_in, p, n, &c.texture[st]);
+            out.texcoord[st] = stage_coord(tk, tex_in, p, n, &c.texture[st]);
         }
 
         // Fog (§9.3).
@@ -344,7 +343,34 @@ impl FfpVertexProgram {
         } else {
             out.point_size = point_size(x.k(c.point[0]), None, c.point, c.point_scale);
         }
-        out
+    }
+}
+
+/// The working registers of [`FfpVertexProgram::run_generic`], kept across
+/// the batches of one program so a batch stores only what it computes.
+///
+/// Invariant: one scratch serves one program. A program writes the same
+/// fields on every batch, so the fields it never writes keep what
+/// [`Scratch::new`] put there: texture coordinates (0, 0, 0, 1), clip
+/// distances 0, and input texture sets it does not read 0.
+struct Scratch<S: Simd> {
+    out: VertexOutput<V<S>>,
+    tex_in: [[V<S>; 4]; 8],
+}
+
+impl<S: Simd> Scratch<S> {
+    /// The defaults described on the type (`x` is any value of the backend).
+    #[inline(always)]
+    fn new(x: V<S>) -> Scratch<S> {
+        let zero = x.k(0.0);
+        let mut out = VertexOutput::splat(zero);
+        for t in out.texcoord.iter_mut() {
+            t[3] = x.k(1.0);
+        }
+        Scratch {
+            out,
+            tex_in: [[zero; 4]; 8],
+        }
     }
 }
 
@@ -559,13 +585,14 @@ impl Kernel for ProcessKernel<'_, '_> {
         // spread: no zero-fill of the whole output beforehand.
         let mut buf = [[0f32; 8]; MAX_ROWS];
         let mut dest = self.dest;
+        let mut scratch = Scratch::new(x);
         for (b, chunk) in self.vertices.chunks(8).enumerate() {
             let last = chunk[chunk.len() - 1];
             let mut idx = [last; 8];
             idx[..chunk.len()].copy_from_slice(chunk);
             j.streams.fetch8(s, j.plan, &idx, j.instance, &mut regs);
-            let o = j.program.run_generic(x, j.consts, &regs);
-            store_rows(&o, layout, &mut buf[..rows]);
+            j.program.run_generic(x, j.consts, &regs, &mut scratch);
+            store_rows(&scratch.out, layout, &mut buf[..rows]);
             match &mut dest {
                 Dest::Batches(data) => data.extend_from_slice(&buf[..rows]),
                 Dest::Rows(spread, out) => {

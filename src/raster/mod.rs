@@ -225,7 +225,7 @@ pub(crate) fn point_words8<S: Simd>(
 /// [`snap`] of 8 values, and where it is exact: `|v * 256| < 2^23` (not
 /// NaN), where the scalar form rounds the remainder of its truncation.
 #[inline(always)]
-fn snap8<S: Simd>(s: S, v: S::F) -> (S::I, S::M) {
+pub(super) fn snap8<S: Simd>(s: S, v: S::F) -> (S::I, S::M) {
     let t = v * s.splat(256.0);
     let big = s.splat(8_388_608.0);
     let ok = t.lt(big) & t.gt(s.splat(-8_388_608.0));

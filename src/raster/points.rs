@@ -22,11 +22,11 @@
 //!   gathered (a stamp merges with one bias and one facing).
 
 use super::tile::{Ctx, Sink};
-use super::{COMPACT, Part, TILE_H, TILE_W};
-use crate::geom::HEADER;
+use super::{COMPACT, Part, TILE_H, TILE_W, snap8};
+use crate::geom::{HEADER, VertexBuf};
 use crate::pixel::setup::{Cover, rel, snap};
 use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
-use crate::simd::Simd;
+use crate::simd::{IntV, MaskV, Simd};
 use crate::state::Rect;
 
 /// Stamps per tile row and per tile.
@@ -178,49 +178,57 @@ impl Gather {
             self.bits[stamp] = 0;
             let x = self.x0 + 4 * (stamp % STAMP_COLS) as i32;
             let y = self.y0 + 2 * (stamp / STAMP_COLS) as i32;
-            let vals = &mut self.vals[..np];
-            for lane in 0..8 {
-                if bits & (1 << lane) == 0 {
-                    for v in vals.iter_mut() {
-                        v[lane] = 0.0;
-                    }
-                    continue;
-                }
-                let (part, entry) = self.lanes[stamp][lane];
-                let (lx, ly) = ((lane & 3) as f32, (lane >> 2) as f32);
-                if part & COMPACT != 0 {
-                    // The planes setup_point would make: constants.
-                    let v = ctx.buf.get(entry);
-                    let fx = rel(x, snap(v[0])) + lx;
-                    let fy = rel(y, snap(v[1])) + ly;
-                    vals[0][lane] = eval(&Plane::constant(v[2]), fx, fy);
-                    vals[1][lane] = eval(&Plane::constant(v[3]), fx, fy);
-                    let attrs = &v[HEADER..];
-                    for (val, &k) in vals[2..].iter_mut().zip(ctx.inputs.list) {
-                        val[lane] = eval(&Plane::constant(attrs[k]), fx, fy);
-                    }
-                } else {
-                    let part = &parts[part as usize];
-                    let p = &part.setups[entry as usize];
-                    let pl = &part.planes[p.attr_off as usize..p.attr_off as usize + n];
-                    let fx = rel(x, p.ox) + lx;
-                    let fy = rel(y, p.oy) + ly;
-                    vals[0][lane] = eval(&p.z, fx, fy);
-                    vals[1][lane] = eval(&p.q, fx, fy);
-                    for (val, pl) in vals[2..].iter_mut().zip(pl) {
-                        val[lane] = eval(pl, fx, fy);
-                    }
-                }
-            }
-            for (dst, v) in inputs.iter_mut().zip(&vals[2..]) {
-                *dst = s.f32s(*v);
-            }
-            let z = s.f32s(vals[0]);
-            let wq = if ctx.w_fog {
-                one / s.f32s(vals[1])
+            let lanes = &self.lanes[stamp];
+            let all_compact = (0..8).all(|l| bits & (1 << l) == 0 || lanes[l].0 & COMPACT != 0);
+            let vector = if all_compact {
+                compact_stamp(s, ctx.buf, ctx.inputs.list, lanes, bits, (x, y), inputs)
             } else {
-                one
+                None
             };
+            let (z, q) = match vector {
+                Some(zq) => zq,
+                None => {
+                    let vals = &mut self.vals[..np];
+                    for lane in 0..8 {
+                        if bits & (1 << lane) == 0 {
+                            for v in vals.iter_mut() {
+                                v[lane] = 0.0;
+                            }
+                            continue;
+                        }
+                        let (part, entry) = self.lanes[stamp][lane];
+                        let (lx, ly) = ((lane & 3) as f32, (lane >> 2) as f32);
+                        if part & COMPACT != 0 {
+                            // The planes setup_point would make: constants.
+                            let v = ctx.buf.get(entry);
+                            let fx = rel(x, snap(v[0])) + lx;
+                            let fy = rel(y, snap(v[1])) + ly;
+                            vals[0][lane] = eval(&Plane::constant(v[2]), fx, fy);
+                            vals[1][lane] = eval(&Plane::constant(v[3]), fx, fy);
+                            let attrs = &v[HEADER..];
+                            for (val, &k) in vals[2..].iter_mut().zip(ctx.inputs.list) {
+                                val[lane] = eval(&Plane::constant(attrs[k]), fx, fy);
+                            }
+                        } else {
+                            let part = &parts[part as usize];
+                            let p = &part.setups[entry as usize];
+                            let pl = &part.planes[p.attr_off as usize..p.attr_off as usize + n];
+                            let fx = rel(x, p.ox) + lx;
+                            let fy = rel(y, p.oy) + ly;
+                            vals[0][lane] = eval(&p.z, fx, fy);
+                            vals[1][lane] = eval(&p.q, fx, fy);
+                            for (val, pl) in vals[2..].iter_mut().zip(pl) {
+                                val[lane] = eval(pl, fx, fy);
+                            }
+                        }
+                    }
+                    for (dst, v) in inputs.iter_mut().zip(&vals[2..]) {
+                        *dst = s.f32s(*v);
+                    }
+                    (s.f32s(vals[0]), s.f32s(vals[1]))
+                }
+            };
+            let wq = if ctx.w_fog { one / q } else { one };
             let st = Stamp {
                 x,
                 y,
@@ -255,6 +263,77 @@ impl Gather {
         self.rows = [0; TILE_H as usize];
         samples
     }
+}
+
+/// Lane offsets of a stamp's pixels from its top-left pixel.
+const LANE_X: [f32; 8] = [0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0];
+const LANE_Y: [f32; 8] = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0];
+
+/// [`Gather::flush`]'s per-lane values for a stamp (top-left pixel `xy`)
+/// whose `bits` lanes all hold [`super::PointRec`] points, computed 8 lanes
+/// at once: `inputs` gets the input planes' values, and the depth and `q`
+/// values are returned. Each lane runs the per-lane form's operations in
+/// its order (`snap`, `rel`, then `eval` of a constant plane), so the bits
+/// are the same; lanes outside `bits` are 0, as there. None (nothing
+/// written) when a lane's position is outside the range where the vector
+/// `snap` is exact, or a row's offset does not fit an i32 lane: the
+/// per-lane form then runs.
+#[inline(always)]
+fn compact_stamp<S: Simd>(
+    s: S,
+    buf: &VertexBuf,
+    list: &[usize],
+    lanes: &[(u32, u32); 8],
+    bits: u32,
+    (x, y): (i32, i32),
+    inputs: &mut [S::F],
+) -> Option<(S::F, S::F)> {
+    let stride = buf.stride;
+    // Lanes without a point read the first point's row (any valid row).
+    let first = lanes[bits.trailing_zeros() as usize & 7].1;
+    let mut rows = [0i32; 8];
+    for (l, row) in rows.iter_mut().enumerate() {
+        let v = if bits & (1 << l) != 0 {
+            lanes[l].1
+        } else {
+            first
+        };
+        let end = (v as usize + 1).checked_mul(stride)?;
+        if end > i32::MAX as usize {
+            return None;
+        }
+        *row = (v as usize * stride) as i32;
+    }
+    let words: &[u32] = bytemuck::cast_slice(&buf.data);
+    let rows = s.i32s(rows);
+    let (sx, ok_x) = snap8(s, column(s, words, rows, 0));
+    let (sy, ok_y) = snap8(s, column(s, words, rows, 1));
+    if !(ok_x & ok_y).all() {
+        return None;
+    }
+    let scale = s.splat(1.0 / 256.0);
+    let fx = (s.splat_i(x.wrapping_mul(256)) - sx).to_f32() * scale + s.f32s(LANE_X);
+    let fy = (s.splat_i(y.wrapping_mul(256)) - sy).to_f32() * scale + s.f32s(LANE_Y);
+    let zero = s.splat(0.0);
+    let (zx, zy) = (zero * fx, zero * fy);
+    let live = s.mask_from_bits(bits);
+    // No closures here: they would not inherit the AVX2 entry point's
+    // target features, and the intrinsics inside would become calls.
+    for (dst, &k) in inputs.iter_mut().zip(list) {
+        let c = column(s, words, rows, HEADER + k);
+        *dst = live.select_f((c + zx) + zy, zero);
+    }
+    let (z, q) = (column(s, words, rows, 2), column(s, words, rows, 3));
+    Some((
+        live.select_f((z + zx) + zy, zero),
+        live.select_f((q + zx) + zy, zero),
+    ))
+}
+
+/// Float `k` of each lane's vertex row (`rows`: the rows' first words).
+#[inline(always)]
+fn column<S: Simd>(s: S, words: &[u32], rows: S::I, k: usize) -> S::F {
+    s.gather_u32(words, rows + s.splat_i(k as i32)).cast_f32()
 }
 
 /// A plane at a pixel with `tile::Terms`' formula, `(a0 + ddx * fx) + ddy * fy`.
