@@ -14,7 +14,10 @@ pub(crate) fn assemble(kind: PrimitiveType, count: u32, map: &[u32], out: &mut V
     let v = |i: u32| map[i as usize];
     let n = count;
     match kind {
-        PrimitiveType::PointList => out.extend((0..n).map(|i| Prim::Point(v(i)))),
+        PrimitiveType::PointList => {
+            // Bounds are checked once for the whole run, not per point.
+            out.extend(map[..n as usize].iter().map(|&v| Prim::Point(v)))
+        }
         PrimitiveType::LineList => out.extend((0..n).map(|i| Prim::Line {
             v: [v(2 * i), v(2 * i + 1)],
             provoking: v(2 * i),

@@ -145,10 +145,18 @@ pub(crate) fn clip_and_project(
                 .iter()
                 .all(|&i| codes.get(i as usize).is_some_and(|&c| c != POINT_DROPPED))
         };
+        // Only point lists are projected here, one point per vertex
+        // number, and the numbers index `codes` (one per processed
+        // vertex, by the draw's construction): without a dropped code
+        // every point is kept, and the list is not walked.
+        let dropped = codes
+            .iter()
+            .fold(false, |any, &c| any | (c == POINT_DROPPED));
         let mut out = prims;
-        if !out.iter().all(kept) {
+        if dropped {
             out.retain(kept);
         }
+        debug_assert!(out.iter().all(in_range));
         return out;
     }
     let mut out;

@@ -475,7 +475,9 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         let mut data = std::mem::take(&mut d.pipeline.vertex_data);
         data.truncate(count * stride);
         data.resize(count * stride, 0.0);
-        let mut codes = vec![0u32; count];
+        let mut codes = std::mem::take(&mut d.pipeline.codes);
+        codes.clear();
+        codes.resize(count, 0);
         // The last draw's primitive list, emptied: its allocation is reused.
         let mut prims = std::mem::take(&mut d.pipeline.prims);
         prims.clear();
@@ -524,6 +526,8 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         );
         if projected {
             point_words = codes;
+        } else {
+            d.pipeline.codes = codes;
         }
         (buf, prims, var)
     };
@@ -592,6 +596,9 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     }
     d.pipeline.vertex_data = buf.data;
     d.pipeline.prims = prims;
+    if !point_words.is_empty() {
+        d.pipeline.codes = point_words;
+    }
     Ok(())
 }
 

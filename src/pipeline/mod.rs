@@ -69,6 +69,9 @@ pub(crate) struct Pipeline {
     pub(crate) vertex_data: Vec<f32>,
     /// The last draw's assembled primitives, kept for the same reason.
     pub(crate) prims: Vec<crate::geom::Prim>,
+    /// The last vertex-processed draw's outcodes (or point words), kept
+    /// for the same reason.
+    pub(crate) codes: Vec<u32>,
     /// Prepared shaders and fixed-function routines (`draw_state`).
     caches: draw_state::Caches,
 }
