@@ -296,8 +296,11 @@ impl VertexProc {
         if stride == 0 {
             return;
         }
+        // The fixed-function row template is the draw's: built once here,
+        // not per chunk and worker.
+        let spread = self.ffp_spread(inp, stride);
         let run = |nums: &[u32], rows: &mut [f32], codes: &mut [u32]| {
-            self.run_rows(inp, nums, stride, rows);
+            self.run_rows(inp, nums, stride, spread.as_ref(), rows);
             pass.run(rows, stride, codes);
         };
         let chunks = numbers
@@ -319,8 +322,40 @@ impl VertexProc {
         }
     }
 
-    /// [`VertexProc::run`] for `numbers`, into `rows` (`stride` floats per vertex).
-    fn run_rows(&self, inp: &VertexInputs<'_>, numbers: &[u32], stride: usize, rows: &mut [f32]) {
+    /// How the Warp fixed-function routine's batches go into rows of
+    /// `stride` floats (None for the Reference driver and for shaders).
+    /// Floats `put_ffp` does not name keep the template's constant 0: what
+    /// the Reference path's zeroed rows hold. The template names every
+    /// float, so the rows need not be zeroed first.
+    fn ffp_spread(&self, inp: &VertexInputs<'_>, stride: usize) -> Option<RowSpread> {
+        let VertexProc::Ffp { opts, program, .. } = self else {
+            return None;
+        };
+        if inp.reference {
+            return None;
+        }
+        let layout = program.layout();
+        let mut template = vec![RowSource::Const(0.0); stride];
+        put_ffp(
+            &layout.field_sources(),
+            inp.var,
+            opts.points,
+            [RowSource::Const(f32::NAN), RowSource::Const(0.0)],
+            &mut template,
+        );
+        Some(RowSpread::new(&template, layout.rows()))
+    }
+
+    /// [`VertexProc::run`] for `numbers`, into `rows` (`stride` floats per
+    /// vertex); `spread` is [`VertexProc::ffp_spread`]'s.
+    fn run_rows(
+        &self,
+        inp: &VertexInputs<'_>,
+        numbers: &[u32],
+        stride: usize,
+        spread: Option<&RowSpread>,
+        rows: &mut [f32],
+    ) {
         let VertexInputs {
             reference,
             backend,
@@ -339,7 +374,16 @@ impl VertexProc {
                 consts,
             } => {
                 let points = opts.points;
-                if reference {
+                if let Some(spread) = spread {
+                    let job = VertexJob {
+                        program,
+                        consts,
+                        streams,
+                        plan,
+                        instance,
+                    };
+                    process_vertices_into(backend, job, numbers, spread, rows);
+                } else {
                     // `put_ffp` writes the named floats of a zeroed row.
                     rows.fill(0.0);
                     let rv = ReferenceVertex::new(state, layout, *opts);
@@ -356,29 +400,6 @@ impl VertexProc {
                             &mut rows[i * stride..(i + 1) * stride],
                         );
                     }
-                } else {
-                    let job = VertexJob {
-                        program,
-                        consts,
-                        streams,
-                        plan,
-                        instance,
-                    };
-                    // Floats `put_ffp` does not name keep the template's
-                    // constant 0: what the Reference path's zeroed rows
-                    // hold. The template names every float, so `rows`
-                    // need not be zeroed first.
-                    let layout = program.layout();
-                    let mut template = vec![RowSource::Const(0.0); stride];
-                    put_ffp(
-                        &layout.field_sources(),
-                        var,
-                        points,
-                        [RowSource::Const(f32::NAN), RowSource::Const(0.0)],
-                        &mut template,
-                    );
-                    let spread = RowSpread::new(&template, layout.rows());
-                    process_vertices_into(backend, job, numbers, &spread, rows);
                 }
             }
             VertexProc::Shader {
