@@ -21,7 +21,7 @@
 //! [`OutputLayout`] (a point list without textures stores 13 rows per 8
 //! vertices instead of 52).
 
-use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::simd::{FloatV, Simd};
 
 /// The outputs of one vertex (`T = f32`) or of 8 vertices in SoA (`T = S::F`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -262,10 +262,12 @@ pub enum RowSource {
     Const(f32),
 }
 
-/// A per-draw row template compiled for whole batches: the vertex stage
-/// writes each batch of 8 processed vertices straight into its 8 vertex
-/// rows through it (`process_vertices_into`), with no intermediate
-/// [`VertexBatches`] and no per-float dispatch on the template.
+/// A per-draw row template for whole batches: the vertex stage writes
+/// each batch of 8 processed vertices straight into its 8 vertex rows
+/// through it (`process_vertices_into`), with no intermediate
+/// [`VertexBatches`]. A full batch goes 8 floats of the row at a time:
+/// those floats' values for the 8 vertices (batch rows or constants) are
+/// transposed in registers into each vertex's 8 floats.
 ///
 /// Invariant: for every vertex and every float of its row, [`RowSpread::batch`]
 /// writes exactly the template's source (a batch row's lane, or the
@@ -277,20 +279,6 @@ pub struct RowSpread {
     template: Vec<RowSource>,
     /// The batch rows a source may name (more are read as 0).
     batch_rows: usize,
-    /// A full batch's 8 rows of `stride` floats, as `stride` groups of 8
-    /// consecutive floats: where each group's floats come from.
-    groups: Vec<SpreadGroup>,
-}
-
-/// Eight consecutive floats of a full batch's output rows.
-#[derive(Clone, Copy, Debug)]
-struct SpreadGroup {
-    /// Float `k` of the group is word `index[k]` of the batch rows (read
-    /// as one flat list of `batch_rows * 8` floats) where bit `k` of
-    /// `from_rows` is set, and `consts[k]` where it is not.
-    index: [i32; 8],
-    consts: [f32; 8],
-    from_rows: u32,
 }
 
 impl RowSpread {
@@ -306,32 +294,9 @@ impl RowSpread {
                 other => other,
             })
             .collect();
-        let stride = template.len();
-        let groups = (0..stride)
-            .map(|g| {
-                let mut group = SpreadGroup {
-                    index: [0; 8],
-                    consts: [0.0; 8],
-                    from_rows: 0,
-                };
-                for k in 0..8 {
-                    let flat = g * 8 + k;
-                    let (lane, d) = (flat / stride, flat % stride);
-                    match template[d] {
-                        RowSource::Row(r) => {
-                            group.index[k] = (r * 8 + lane) as i32;
-                            group.from_rows |= 1 << k;
-                        }
-                        RowSource::Const(c) => group.consts[k] = c,
-                    }
-                }
-                group
-            })
-            .collect();
         RowSpread {
             template,
             batch_rows,
-            groups,
         }
     }
 
@@ -341,23 +306,35 @@ impl RowSpread {
     }
 
     /// Writes the first `lanes` vertices of `batch` (its rows, lane = vertex)
-    /// to `out[l * stride..(l + 1) * stride]`, for `l` below `lanes`.
+    /// to `out[l * stride..(l + 1) * stride]`, for `l` below `lanes`. A full
+    /// batch may also write up to 7 floats past its 8 rows, where `out`
+    /// extends there: the caller writes the next batch there afterwards.
     #[inline(always)]
     pub fn batch<S: Simd>(&self, s: S, batch: &[[f32; 8]], lanes: usize, out: &mut [f32]) {
         let stride = self.stride();
         if lanes == 8 && out.len() >= 8 * stride && batch.len() >= self.batch_rows {
-            // A full batch's rows are 8 * stride consecutive floats: each
-            // group of 8 is one gather from the batch and one store.
-            let words: &[u32] = bytemuck::cast_slice(&batch[..self.batch_rows]);
-            for (g, dst) in self.groups.iter().zip(out.chunks_exact_mut(8)) {
-                let consts = s.f32s(g.consts);
-                let v = if g.from_rows == 0 {
-                    consts
-                } else {
-                    let w = s.gather_u32(words, s.i32s(g.index)).cast_f32();
-                    s.mask_from_bits(g.from_rows).select_f(w, consts)
-                };
-                v.store(dst);
+            // Blocks go last to first: a row's last block may be partial,
+            // and its store then runs into the next vertex's first floats,
+            // which block 0 writes afterwards. Past the batch's last vertex
+            // it runs into the next batch's, written after this one; where
+            // the slice ends there, the last vertex's floats are copied.
+            let zero = s.splat(0.0);
+            for at in (0..stride).step_by(8).rev() {
+                let mut m = [zero; 8];
+                for (mk, src) in m.iter_mut().zip(&self.template[at..]) {
+                    *mk = match *src {
+                        RowSource::Row(r) => s.f32s(batch[r]),
+                        RowSource::Const(c) => s.splat(c),
+                    };
+                }
+                let n = (stride - at).min(8);
+                for (v, t) in s.transpose8(m).into_iter().enumerate() {
+                    let start = v * stride + at;
+                    match out.get_mut(start..start + 8) {
+                        Some(dst) => t.store(dst),
+                        None => out[start..start + n].copy_from_slice(&t.to_array()[..n]),
+                    }
+                }
             }
             return;
         }
@@ -424,7 +401,16 @@ mod tests {
             clip: 0b10,
         };
         let rows = layout.rows();
-        let count: usize = 13;
+        // 13: a full batch whose last block runs into the next batch's
+        // rows, then a partial one; 16: the slice ends at a full batch.
+        for (count, spare) in [(13, 1), (16, 0)] {
+            check_row_spread(layout, rows, count, spare);
+        }
+    }
+
+    /// Spreads `count` vertices into a slice `spare` rows longer and
+    /// compares each row with what `VertexBatches::vertex` reads.
+    fn check_row_spread(layout: OutputLayout, rows: usize, count: usize, spare: usize) {
         let data = (0..count.div_ceil(8) * rows)
             .map(|r| std::array::from_fn(|l| (r * 8 + l) as f32 + 0.25))
             .collect();
@@ -437,7 +423,7 @@ mod tests {
             crate::simd::Backend::Portable,
             crate::simd::Backend::new(true),
         ] {
-            let mut out = vec![-7.0f32; (count + 1) * stride];
+            let mut out = vec![-7.0f32; (count + spare) * stride];
             let job = SpreadAll {
                 spread: &spread,
                 data: &batches.data,

@@ -102,6 +102,19 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
     fn gather_u32_adjacent(self, words: &[u32], i0: Self::I, i1: Self::I) -> (Self::I, Self::I) {
         (self.gather_u32(words, i0), self.gather_u32(words, i1))
     }
+    /// The 8x8 transpose: lane `j` of result `i` is lane `i` of `m[j]`
+    /// (eight values of eight vertices become each vertex's eight values).
+    #[inline(always)]
+    fn transpose8(self, m: [Self::F; 8]) -> [Self::F; 8] {
+        let a = m.map(FloatV::to_array);
+        let mut t = [[0f32; 8]; 8];
+        for (i, row) in t.iter_mut().enumerate() {
+            for (j, x) in row.iter_mut().enumerate() {
+                *x = a[j][i];
+            }
+        }
+        t.map(|row| self.f32s(row))
+    }
     /// The four texels of a bilinear footprint: `[w(r0 + x0), w(r0 + x1),
     /// w(r1 + x0), w(r1 + x1)]` for `rows = [r0, r1]` and `x = [x0, x1]`,
     /// each as [`Simd::gather_u32`] reads it. Where every lane's `x1` is

@@ -526,3 +526,26 @@ fn gather_quad_reads_blocks_of_consecutive_texels() {
         assert_eq!(dispatch(backend, Blocks), want, "{backend:?}");
     }
 }
+
+/// `transpose8` of a matrix whose every value is distinct.
+struct Transpose;
+
+impl Kernel for Transpose {
+    type Output = Vec<[f32; 8]>;
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> Vec<[f32; 8]> {
+        let m: [S::F; 8] =
+            std::array::from_fn(|j| s.f32s(std::array::from_fn(|i| (10 * j + i) as f32)));
+        s.transpose8(m).iter().map(|v| v.to_array()).collect()
+    }
+}
+
+#[test]
+fn transpose8_swaps_rows_and_lanes() {
+    let want: Vec<[f32; 8]> = (0..8)
+        .map(|i| std::array::from_fn(|j| (10 * j + i) as f32))
+        .collect();
+    for backend in [Backend::Portable, Backend::new(true)] {
+        assert_eq!(dispatch(backend, Transpose), want, "{backend:?}");
+    }
+}
