@@ -187,46 +187,17 @@ impl Gather {
             };
             let (z, q) = match vector {
                 Some(zq) => zq,
-                None => {
-                    let vals = &mut self.vals[..np];
-                    for lane in 0..8 {
-                        if bits & (1 << lane) == 0 {
-                            for v in vals.iter_mut() {
-                                v[lane] = 0.0;
-                            }
-                            continue;
-                        }
-                        let (part, entry) = self.lanes[stamp][lane];
-                        let (lx, ly) = ((lane & 3) as f32, (lane >> 2) as f32);
-                        if part & COMPACT != 0 {
-                            // The planes setup_point would make: constants.
-                            let v = ctx.buf.get(entry);
-                            let fx = rel(x, snap(v[0])) + lx;
-                            let fy = rel(y, snap(v[1])) + ly;
-                            vals[0][lane] = eval(&Plane::constant(v[2]), fx, fy);
-                            vals[1][lane] = eval(&Plane::constant(v[3]), fx, fy);
-                            let attrs = &v[HEADER..];
-                            for (val, &k) in vals[2..].iter_mut().zip(ctx.inputs.list) {
-                                val[lane] = eval(&Plane::constant(attrs[k]), fx, fy);
-                            }
-                        } else {
-                            let part = &parts[part as usize];
-                            let p = &part.setups[entry as usize];
-                            let pl = &part.planes[p.attr_off as usize..p.attr_off as usize + n];
-                            let fx = rel(x, p.ox) + lx;
-                            let fy = rel(y, p.oy) + ly;
-                            vals[0][lane] = eval(&p.z, fx, fy);
-                            vals[1][lane] = eval(&p.q, fx, fy);
-                            for (val, pl) in vals[2..].iter_mut().zip(pl) {
-                                val[lane] = eval(pl, fx, fy);
-                            }
-                        }
-                    }
-                    for (dst, v) in inputs.iter_mut().zip(&vals[2..]) {
-                        *dst = s.f32s(*v);
-                    }
-                    (s.f32s(vals[0]), s.f32s(vals[1]))
-                }
+                None => lane_stamp(
+                    s,
+                    ctx.buf,
+                    ctx.inputs.list,
+                    parts,
+                    lanes,
+                    bits,
+                    (x, y),
+                    &mut self.vals[..np],
+                    inputs,
+                ),
             };
             let wq = if ctx.w_fog { one / q } else { one };
             let st = Stamp {
@@ -263,6 +234,63 @@ impl Gather {
         self.rows = [0; TILE_H as usize];
         samples
     }
+}
+
+/// [`Gather::flush`]'s per-lane values for a stamp (top-left pixel `xy`)
+/// with points of any kind in its `bits` lanes, one lane at a time:
+/// `inputs` gets the input planes' values, and the depth and `q` values
+/// are returned; lanes outside `bits` are 0. `vals` (2 + inputs rows) is
+/// where the lanes are assembled.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn lane_stamp<S: Simd>(
+    s: S,
+    buf: &VertexBuf,
+    list: &[usize],
+    parts: &[Part],
+    lanes: &[(u32, u32); 8],
+    bits: u32,
+    (x, y): (i32, i32),
+    vals: &mut [[f32; 8]],
+    inputs: &mut [S::F],
+) -> (S::F, S::F) {
+    let n = list.len();
+    for (lane, &(part, entry)) in lanes.iter().enumerate() {
+        if bits & (1 << lane) == 0 {
+            for v in vals.iter_mut() {
+                v[lane] = 0.0;
+            }
+            continue;
+        }
+        let (lx, ly) = ((lane & 3) as f32, (lane >> 2) as f32);
+        if part & COMPACT != 0 {
+            // The planes setup_point would make: constants.
+            let v = buf.get(entry);
+            let fx = rel(x, snap(v[0])) + lx;
+            let fy = rel(y, snap(v[1])) + ly;
+            vals[0][lane] = eval(&Plane::constant(v[2]), fx, fy);
+            vals[1][lane] = eval(&Plane::constant(v[3]), fx, fy);
+            let attrs = &v[HEADER..];
+            for (val, &k) in vals[2..].iter_mut().zip(list) {
+                val[lane] = eval(&Plane::constant(attrs[k]), fx, fy);
+            }
+        } else {
+            let part = &parts[part as usize];
+            let p = &part.setups[entry as usize];
+            let pl = &part.planes[p.attr_off as usize..p.attr_off as usize + n];
+            let fx = rel(x, p.ox) + lx;
+            let fy = rel(y, p.oy) + ly;
+            vals[0][lane] = eval(&p.z, fx, fy);
+            vals[1][lane] = eval(&p.q, fx, fy);
+            for (val, pl) in vals[2..].iter_mut().zip(pl) {
+                val[lane] = eval(pl, fx, fy);
+            }
+        }
+    }
+    for (dst, v) in inputs.iter_mut().zip(&vals[2..]) {
+        *dst = s.f32s(*v);
+    }
+    (s.f32s(vals[0]), s.f32s(vals[1]))
 }
 
 /// Lane offsets of a stamp's pixels from its top-left pixel.
