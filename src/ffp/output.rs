@@ -390,8 +390,8 @@ mod tests {
 
     /// `RowSpread` through the `field_sources` template writes, for every
     /// vertex and every field, what `vertex` reads, constants included,
-    /// on both backends (full batches by gathers, the partial one per
-    /// lane), and leaves the floats past `count` vertices alone.
+    /// on both backends (full batches transposed in registers, the partial
+    /// one per lane), and leaves the floats past `count` vertices alone.
     #[test]
     fn row_spread_matches_the_per_vertex_reader() {
         let layout = OutputLayout {
