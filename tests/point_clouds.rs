@@ -15,10 +15,12 @@
 #![allow(clippy::manual_is_multiple_of)]
 
 use glam::{Mat4, Vec3};
+use warp9::api::{STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA};
 use warp9::state::{Cull, Light, LightType, Material, TransformType, ZBufferType};
+use warp9::vertex::{DeclType, DeclUsage, VertexElement};
 use warp9::{
-    ClearFlags, Device, DeviceDesc, DriverType, FeatureLevel, Format, Fvf, PrimitiveType,
-    RenderState, SimdChoice,
+    ClearFlags, Device, DeviceDesc, DriverType, FeatureLevel, Format, Fvf, Pool, PrimitiveType,
+    RenderState, SimdChoice, Usage,
 };
 
 /// Target size: 2 x 2 tiles of 64, the right and bottom ones partial.
@@ -114,7 +116,7 @@ fn scene(driver: DriverType, threads: usize, simd: SimdChoice, seed: u32) -> Vec
         emissive: [0.0; 4],
         power: r.f(2.0, 20.0),
     });
-    for draw in 0..3 {
+    for draw in 0..4 {
         // Clip-space clouds (identity transforms, as scene S6) and
         // perspective ones (points behind the eye and past the far plane).
         let perspective_draw = r.next() % 2 == 0;
@@ -144,6 +146,9 @@ fn scene(driver: DriverType, threads: usize, simd: SimdChoice, seed: u32) -> Vec
         let plane = r.next() % 3 == 0;
         d.set_render_state(RenderState::ClipPlaneEnable(u32::from(plane)));
         d.set_clip_plane(0, [0.3, 1.0, 0.0, 0.2]).unwrap();
+        // Point sprites: every point gets the general set-up, not the
+        // compact one-pixel form.
+        d.set_render_state(RenderState::PointSpriteEnable(r.next() % 4 == 0));
         let mut fvf = Fvf::XYZ | Fvf::NORMAL | Fvf::DIFFUSE;
         if per_vertex_size {
             fvf |= Fvf::PSIZE;
@@ -177,7 +182,9 @@ fn scene(driver: DriverType, threads: usize, simd: SimdChoice, seed: u32) -> Vec
             bytes.extend_from_slice(&(r.next() | 0xFF00_0000).to_le_bytes());
         }
         let stride = if per_vertex_size { 32 } else { 28 };
-        if draw == 1 {
+        if draw == 3 {
+            instanced_draw(&mut d, &mut r, &bytes, stride);
+        } else if draw == 1 {
             // Indexed, with repeats: a point drawn twice, and unused vertices.
             let indices: Vec<u8> = (0..POINTS)
                 .map(|_| (r.next() % POINTS as u32) as u16)
@@ -206,6 +213,68 @@ fn scene(driver: DriverType, threads: usize, simd: SimdChoice, seed: u32) -> Vec
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
     );
     out
+}
+
+/// `bytes` (`stride` per vertex: position, normal, [size,] colour) drawn
+/// as 3 instances of an indexed point list: stream 0 the positions and
+/// normals, indexed; stream 1 one colour per instance. The instances'
+/// points overlap, so their submission order shows.
+fn instanced_draw(d: &mut Device, r: &mut Rng, bytes: &[u8], stride: u32) {
+    let elements = [
+        VertexElement::new(0, 0, DeclType::Float3, DeclUsage::Position, 0),
+        VertexElement::new(0, 12, DeclType::Float3, DeclUsage::Normal, 0),
+        VertexElement::new(1, 0, DeclType::D3dColor, DeclUsage::Color, 0),
+    ];
+    let decl = d.create_vertex_declaration(&elements).unwrap();
+    d.set_vertex_declaration(Some(&decl));
+    let vb = d
+        .create_vertex_buffer(
+            bytes.len() as u32,
+            Usage::WRITE_ONLY,
+            Fvf::empty(),
+            Pool::Managed,
+        )
+        .unwrap();
+    vb.write(0, bytes).unwrap();
+    let colours: Vec<u8> = (0..3)
+        .flat_map(|_| (r.next() | 0xFF00_0000).to_le_bytes())
+        .collect();
+    let cb = d
+        .create_vertex_buffer(12, Usage::WRITE_ONLY, Fvf::empty(), Pool::Managed)
+        .unwrap();
+    cb.write(0, &colours).unwrap();
+    // Repeats and unused vertices, in a narrow range (the dense map).
+    let indices: Vec<u8> = (0..POINTS)
+        .map(|_| (r.next() % (POINTS as u32 / 2)) as u16)
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let ib = d
+        .create_index_buffer(
+            indices.len() as u32,
+            Usage::WRITE_ONLY,
+            Format::Index16,
+            Pool::Managed,
+        )
+        .unwrap();
+    ib.write(0, &indices).unwrap();
+    d.set_stream_source(0, Some(&vb), 0, stride).unwrap();
+    d.set_stream_source(1, Some(&cb), 0, 4).unwrap();
+    d.set_stream_source_freq(0, STREAMSOURCE_INDEXEDDATA | 3)
+        .unwrap();
+    d.set_stream_source_freq(1, STREAMSOURCE_INSTANCEDATA | 1)
+        .unwrap();
+    d.set_indices(Some(&ib)).unwrap();
+    d.draw_indexed_primitive(
+        PrimitiveType::PointList,
+        0,
+        0,
+        POINTS as u32,
+        0,
+        POINTS as u32,
+    )
+    .unwrap();
+    d.set_stream_source_freq(0, 1).unwrap();
+    d.set_stream_source_freq(1, 1).unwrap();
 }
 
 #[test]

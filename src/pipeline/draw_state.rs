@@ -38,6 +38,7 @@ use crate::geom::clip::clip_pretransformed;
 use crate::geom::fetch::{FetchLayout, StreamView, fetch_all};
 use crate::geom::{ATTR_DIFFUSE, ATTR_SPECULAR, ATTR_TEX0, HEADER, Prim, VertexBuf};
 use crate::pixel::{ColorStage, PixelStage};
+use crate::raster::Primitives;
 use crate::reference::Inputs;
 use crate::resource::BaseTexture;
 use crate::sampler::BoundTextures;
@@ -53,7 +54,7 @@ use super::clip_space::{ClipPlane, clip_and_project, volume_planes};
 use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
 use super::state::{DrawState, FogSource};
 use super::tex_stage::TexStage;
-use super::vertex_pass::VertexPass;
+use super::vertex_pass::{POINT_DROPPED, VertexPass};
 use super::vertex_stage::{Varyings, VertexInputs, VertexProc, shader_plan, texcoord_slots};
 use super::{DrawCall, VertexSource, targets, vertex_numbers};
 
@@ -293,8 +294,8 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     let reference = d.driver == DriverType::Reference;
     let pool = d.split_pool();
     let mut ffp_key: Option<FfpVertexKey> = None;
-    // A vertex-processed point list's point words (`raster::point_word`).
-    let mut point_words: Vec<u32> = Vec::new();
+    // A Warp point list drawn from its point words (`raster::point_word`).
+    let mut deferred: Option<DeferredPoints> = None;
     let (buf, prims, var) = if let Some(layout) = &fetch_layout {
         let views: Vec<Option<StreamView>> = (0..d.state.streams.len())
             .map(|s| {
@@ -457,6 +458,11 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
             }
         };
         let (numbers, map) = distinct_vertices(&call);
+        // Warp's point lists are drawn from their point words without a
+        // primitive list (`raster::Primitives::Points`): one point per
+        // vertex, in `map` order (None: the identity, every vertex in
+        // order, which a non-indexed draw's instances are too).
+        let defer_points = points && !reference;
         let freqs: [u32; 16] =
             std::array::from_fn(|i| streams.streams[i].as_ref().map_or(1, |s| s.freq));
         let (_, instances) = instancing(&freqs, matches!(call.source, VertexSource::Indexed(_)));
@@ -483,7 +489,14 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         prims.clear();
         prims.reserve(call.primitive_count as usize);
         let mut shifted = Vec::new();
+        let mut order: Option<Vec<u32>> = None;
         let per_instance = numbers.len();
+        let indexed = map.is_some();
+        let identity: Vec<u32> = match map {
+            None if !defer_points => (0..per_instance as u32).collect(),
+            _ => Vec::new(),
+        };
+        let map: &[u32] = map.as_deref().unwrap_or(&identity);
         for inst in 0..instances {
             let first = inst as usize * per_instance;
             let inputs = VertexInputs {
@@ -503,9 +516,16 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
                 &mut codes[first..first + per_instance],
                 pool.as_deref(),
             );
+            if defer_points {
+                if indexed {
+                    let order = order.get_or_insert_with(Vec::new);
+                    order.extend(map.iter().map(|&m| m + first as u32));
+                }
+                continue;
+            }
             // Instance 0's vertices start at 0: its map needs no shift.
             let map = if first == 0 {
-                &map[..]
+                map
             } else {
                 shifted.clear();
                 shifted.extend(map.iter().map(|&m| m + first as u32));
@@ -514,24 +534,34 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
             assemble(call.primitive, call.primitive_count, map, &mut prims);
         }
         let mut buf = VertexBuf { stride, data };
-        let projected = pass.projects();
-        let prims = clip_and_project(
-            &mut buf,
-            prims,
-            &planes,
-            &codes,
-            projected,
-            &d.state.viewport,
-            pool.as_deref(),
-        );
-        if projected {
-            point_words = codes;
+        if defer_points {
+            // Dropped points are skipped by their words: no clipping pass.
+            deferred = Some(DeferredPoints {
+                words: codes,
+                order,
+            });
         } else {
+            prims = clip_and_project(
+                &mut buf,
+                prims,
+                &planes,
+                &codes,
+                pass.projects(),
+                &d.state.viewport,
+                pool.as_deref(),
+            );
             d.pipeline.codes = codes;
         }
         (buf, prims, var)
     };
-    if prims.is_empty() {
+    let drawn = match &deferred {
+        Some(p) => p.count() > 0,
+        None => !prims.is_empty(),
+    };
+    if !drawn {
+        if let Some(p) = deferred {
+            d.pipeline.codes = p.words;
+        }
         d.pipeline.vertex_data = buf.data;
         d.pipeline.prims = prims;
         return Ok(());
@@ -587,17 +617,18 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         }
     };
     let fog_attr = if fog_interp { var.fog } else { None };
-    let words = (!point_words.is_empty()).then_some(&point_words[..]);
+    let points = deferred.as_ref();
+    let mut prims = prims;
     match &stage {
-        Stage::Color(s) => render(d, &st, &buf, &prims, s, fog_attr, words),
-        Stage::Ffp(s) => render(d, &st, &buf, &prims, s, fog_attr, words),
-        Stage::Tex(s) => render(d, &st, &buf, &prims, s, fog_attr, words),
-        Stage::Shader(s) => render(d, &st, &buf, &prims, s, fog_attr, words),
+        Stage::Color(s) => render(d, &st, &buf, &mut prims, points, s, fog_attr),
+        Stage::Ffp(s) => render(d, &st, &buf, &mut prims, points, s, fog_attr),
+        Stage::Tex(s) => render(d, &st, &buf, &mut prims, points, s, fog_attr),
+        Stage::Shader(s) => render(d, &st, &buf, &mut prims, points, s, fog_attr),
     }
     d.pipeline.vertex_data = buf.data;
     d.pipeline.prims = prims;
-    if !point_words.is_empty() {
-        d.pipeline.codes = point_words;
+    if let Some(p) = deferred {
+        d.pipeline.codes = p.words;
     }
     Ok(())
 }
@@ -615,19 +646,16 @@ fn colors_needed(colors: &[u16], needed: u16) -> &'static [u16] {
 }
 
 /// The distinct vertex numbers a draw references (each transformed once)
-/// and, per assembled position, its index among them.
-fn distinct_vertices(call: &DrawCall) -> (Vec<u32>, Vec<u32>) {
+/// and, per assembled position, its index among them (None: the identity).
+fn distinct_vertices(call: &DrawCall) -> (Vec<u32>, Option<Vec<u32>>) {
     if let VertexSource::Streams { start_vertex } = call.source {
         // Consecutive vertices, each used once, in order.
         let n = call.primitive.vertex_count(call.primitive_count) as u32;
-        return (
-            (0..n).map(|i| start_vertex.wrapping_add(i)).collect(),
-            (0..n).collect(),
-        );
+        return ((0..n).map(|i| start_vertex.wrapping_add(i)).collect(), None);
     }
     let numbers = vertex_numbers(call);
     if numbers.is_empty() {
-        return (Vec::new(), Vec::new());
+        return (Vec::new(), None);
     }
     let (lo, hi) = numbers
         .iter()
@@ -635,7 +663,7 @@ fn distinct_vertices(call: &DrawCall) -> (Vec<u32>, Vec<u32>) {
     if (hi - lo) as usize <= numbers.len() + 64 {
         // Dense: transform the whole range.
         let map = numbers.iter().map(|&v| v - lo).collect();
-        return ((lo..=hi).collect(), map);
+        return ((lo..=hi).collect(), Some(map));
     }
     let mut uniq = numbers.clone();
     uniq.sort_unstable();
@@ -644,18 +672,58 @@ fn distinct_vertices(call: &DrawCall) -> (Vec<u32>, Vec<u32>) {
         .iter()
         .map(|v| uniq.binary_search(v).unwrap_or(0) as u32)
         .collect();
-    (uniq, map)
+    (uniq, Some(map))
 }
 
-/// Hands the draw to the device's driver (`point_words`: see `raster::draw`).
+/// A Warp point list's vertex-stage verdicts, drawn without a primitive
+/// list (see `raster::Primitives::Points`).
+struct DeferredPoints {
+    /// One point word per processed vertex (`raster::point_word`, or
+    /// [`POINT_DROPPED`]).
+    words: Vec<u32>,
+    /// The points' vertex numbers in draw order; None: every vertex, in order.
+    order: Option<Vec<u32>>,
+}
+
+impl DeferredPoints {
+    /// How many points the draw has, dropped ones included.
+    fn count(&self) -> usize {
+        self.order.as_ref().map_or(self.words.len(), Vec::len)
+    }
+
+    /// The point list as primitives, dropped points left out (what
+    /// clipping would have kept), into `prims`.
+    fn assemble(&self, prims: &mut Vec<Prim>) {
+        let kept = |v: u32| {
+            self.words
+                .get(v as usize)
+                .is_some_and(|&w| w != POINT_DROPPED)
+        };
+        prims.clear();
+        match &self.order {
+            Some(order) => {
+                prims.extend(order.iter().copied().filter(|&v| kept(v)).map(Prim::Point))
+            }
+            None => prims.extend(
+                (0..self.words.len() as u32)
+                    .filter(|&v| kept(v))
+                    .map(Prim::Point),
+            ),
+        }
+    }
+}
+
+/// Hands the draw to the device's driver: `prims`, or for a Warp point
+/// list `points` (whose primitives are assembled into `prims` only when the
+/// rasterizer cannot draw them compactly).
 fn render<P: PixelStage>(
     d: &mut Device,
     st: &DrawState,
     buf: &VertexBuf,
-    prims: &[Prim],
+    prims: &mut Vec<Prim>,
+    points: Option<&DeferredPoints>,
     stage: &P,
     fog_attr: Option<usize>,
-    point_words: Option<&[u32]>,
 ) {
     let mut list = stage.inputs().to_vec();
     let n = list.len();
@@ -677,6 +745,23 @@ fn render<P: PixelStage>(
             let mut fb = fb;
             crate::reference::draw(st, buf, prims, &inputs, stage, &mut fb)
         } else {
+            let prims = match points {
+                Some(p) if crate::raster::compact_points(st, stage) => Primitives::Points {
+                    words: &p.words,
+                    order: p.order.as_deref(),
+                },
+                Some(p) => {
+                    p.assemble(prims);
+                    Primitives::Assembled {
+                        prims,
+                        point_words: Some(&p.words),
+                    }
+                }
+                None => Primitives::Assembled {
+                    prims,
+                    point_words: None,
+                },
+            };
             crate::raster::draw(
                 &mut scratch,
                 st,
@@ -687,7 +772,6 @@ fn render<P: PixelStage>(
                 fb,
                 backend,
                 pool.as_deref(),
-                point_words,
             )
         }
     });

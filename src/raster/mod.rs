@@ -91,19 +91,57 @@ fn band_rows(clip: &Rect, workers: usize) -> usize {
     }
 }
 
-/// Sets up and bins `prims` (one part) into `part`.
+/// A draw's primitives, as [`draw`] takes them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Primitives<'a> {
+    /// Assembled primitives, all of one type. `point_words` (a point
+    /// list's, one per vertex) are [`point_word`]s the vertex stage computed.
+    Assembled {
+        prims: &'a [Prim],
+        point_words: Option<&'a [u32]>,
+    },
+    /// A vertex-processed point list that [`compact_points`] allows, drawn
+    /// without a primitive list: one point per vertex number of `order`
+    /// (None: every vertex of `words`, in order), whose [`point_word`]s are
+    /// `words` (one per vertex; the dropped ones' words name no pixel).
+    Points {
+        words: &'a [u32],
+        order: Option<&'a [u32]>,
+    },
+}
+
+impl Primitives<'_> {
+    /// How many primitives the draw has.
+    fn len(&self) -> usize {
+        match *self {
+            Primitives::Assembled { prims, .. } => prims.len(),
+            Primitives::Points { words, order } => order.map_or(words.len(), <[u32]>::len),
+        }
+    }
+}
+
+/// Whether a point list under `st` drawn with `stage` is drawn compactly: a
+/// point covering one pixel becomes a [`PointRec`] and its stamps gather
+/// their lanes from several points (no point sprites, whose texture
+/// coordinates vary over the square; a stage whose lanes are independent).
+pub(crate) fn compact_points<P: PixelStage>(st: &DrawState, stage: &P) -> bool {
+    stage.lanes_independent() && !st.point_sprite
+}
+
+/// Sets up and bins part `k` of `prims` (its [`PART_PRIMS`] primitives)
+/// into `part`.
 #[allow(clippy::too_many_arguments)]
 fn build_part(
     st: &DrawState,
     buf: &VertexBuf,
     snapped: &[[i32; 2]],
-    prims: &[Prim],
+    prims: Primitives<'_>,
+    k: usize,
     inputs: &Inputs<'_>,
     backend: Backend,
     tiles_x: i32,
     tiles_y: i32,
     compact: bool,
-    words: Option<&[u32]>,
     part: &mut Part,
 ) {
     part.setups.clear();
@@ -114,8 +152,40 @@ fn build_part(
     for b in part.bins.iter_mut() {
         b.clear();
     }
+    let lo = k * PART_PRIMS;
+    let hi = (lo + PART_PRIMS).min(prims.len());
+    let (prims, words) = match prims {
+        Primitives::Assembled { prims, point_words } => (&prims[lo..hi], point_words),
+        Primitives::Points { words, order } => {
+            match order {
+                Some(order) => build_points(
+                    st,
+                    buf,
+                    order[lo..hi].iter().copied(),
+                    inputs,
+                    tiles_x,
+                    Some(words),
+                    part,
+                ),
+                None => build_points(
+                    st,
+                    buf,
+                    lo as u32..hi as u32,
+                    inputs,
+                    tiles_x,
+                    Some(words),
+                    part,
+                ),
+            }
+            return;
+        }
+    };
     if compact {
-        build_points(st, buf, prims, inputs, tiles_x, words, part);
+        let vertices = prims.iter().filter_map(|p| match *p {
+            Prim::Point(v) => Some(v),
+            _ => None,
+        });
+        build_points(st, buf, vertices, inputs, tiles_x, words, part);
         return;
     }
     part.setups.reserve(prims.len());
@@ -237,24 +307,22 @@ pub(super) fn snap8<S: Simd>(s: S, v: S::F) -> (S::I, S::M) {
     (i - up + down, ok)
 }
 
-/// Sets up and bins the points of a compact point draw: a point covering
-/// one pixel becomes a [`PointRec`], any other the usual set-up. `words`
-/// (one per vertex, [`point_word`]) are the vertex stage's verdicts where
-/// it gave them, so the vertices need not be read here.
+/// Sets up and bins the points of `vertices` (a compact point draw's, in
+/// order): a point covering one pixel becomes a [`PointRec`], any other
+/// the usual set-up. `words` (one per vertex, [`point_word`]) are the
+/// vertex stage's verdicts where it gave them, so the vertices need not be
+/// read here.
 fn build_points(
     st: &DrawState,
     buf: &VertexBuf,
-    prims: &[Prim],
+    vertices: impl Iterator<Item = u32>,
     inputs: &Inputs<'_>,
     tiles_x: i32,
     words: Option<&[u32]>,
     part: &mut Part,
 ) {
-    part.points.reserve(prims.len());
-    for prim in prims {
-        let Prim::Point(v) = *prim else {
-            continue;
-        };
+    part.points.reserve(vertices.size_hint().1.unwrap_or(0));
+    for v in vertices {
         let word = match words.and_then(|w| w.get(v as usize)) {
             Some(&w) => w,
             None => point_word(st, buf.get(v)),
@@ -301,9 +369,8 @@ fn bins_push(bins: &mut [Vec<u32>], tiles_x: i32, x: i32, y: i32, entry: u32) {
 }
 
 /// Renders `prims` of one draw into `fb`; returns the samples that passed
-/// depth and stencil. `point_words` (a point list's, per vertex) are
-/// [`point_word`]s the vertex stage computed. Set-up and binning run per
-/// part of [`PART_PRIMS`] primitives, on the pool when there are several parts: a primitive's
+/// depth and stencil. Set-up and binning run per part of [`PART_PRIMS`]
+/// primitives, on the pool when there are several parts: a primitive's
 /// set-up does not depend on the others, and tiles walk the parts in
 /// order, so the result is the same for any thread count.
 #[allow(clippy::too_many_arguments)]
@@ -311,21 +378,25 @@ pub(crate) fn draw<P: PixelStage>(
     scratch: &mut Scratch,
     st: &DrawState,
     buf: &VertexBuf,
-    prims: &[Prim],
+    prims: Primitives<'_>,
     inputs: &Inputs<'_>,
     stage: &P,
     fb: FrameTargets<'_>,
     backend: Backend,
     pool: Option<&rayon::ThreadPool>,
-    point_words: Option<&[u32]>,
 ) -> u64 {
     let tiles_x = st.clip.right.div_euclid(TILE_W) + 1;
     let tiles_y = st.clip.bottom.div_euclid(TILE_H) + 1;
-    let n_parts = prims.len().div_ceil(PART_PRIMS).max(1);
+    let n_prims = prims.len();
+    let n_parts = n_prims.div_ceil(PART_PRIMS).max(1);
     let Scratch { parts, snapped } = scratch;
     snapped.clear();
     // A draw has one primitive type; only triangles read the snapped positions.
-    if matches!(prims.first(), Some(Prim::Tri { .. })) && buf.stride > 0 {
+    let first = match prims {
+        Primitives::Assembled { prims, .. } => prims.first().copied(),
+        Primitives::Points { .. } => None,
+    };
+    if matches!(first, Some(Prim::Tri { .. })) && buf.stride > 0 {
         snapped.extend(
             buf.data
                 .chunks_exact(buf.stride)
@@ -337,38 +408,27 @@ pub(crate) fn draw<P: PixelStage>(
         parts.resize_with(n_parts, Part::default);
     }
     let parts = &mut parts[..n_parts];
-    let gather_points = matches!(prims.first(), Some(Prim::Point(_))) && stage.lanes_independent();
+    let gather_points = match prims {
+        Primitives::Assembled { .. } => {
+            matches!(first, Some(Prim::Point(_))) && stage.lanes_independent()
+        }
+        Primitives::Points { .. } => true,
+    };
+    debug_assert!(
+        !matches!(prims, Primitives::Points { .. }) || compact_points(st, stage),
+        "a point list drawn without primitives must be compact"
+    );
     let compact = gather_points && !st.point_sprite;
-    let build = |(chunk, part): (&[Prim], &mut Part)| {
+    let build = |(k, part): (usize, &mut Part)| {
         build_part(
-            st,
-            buf,
-            snapped,
-            chunk,
-            inputs,
-            backend,
-            tiles_x,
-            tiles_y,
-            compact,
-            point_words,
-            part,
+            st, buf, snapped, prims, k, inputs, backend, tiles_x, tiles_y, compact, part,
         );
     };
     match pool {
-        Some(pool) if n_parts > 1 => pool.install(|| {
-            prims
-                .par_chunks(PART_PRIMS)
-                .zip(parts.par_iter_mut())
-                .for_each(build)
-        }),
-        _ => prims
-            .chunks(PART_PRIMS)
-            .zip(parts.iter_mut())
-            .for_each(build),
-    }
-    if prims.is_empty() {
-        parts[0].setups.clear();
-        parts[0].points.clear();
+        Some(pool) if n_parts > 1 => {
+            pool.install(|| parts.par_iter_mut().enumerate().for_each(build))
+        }
+        _ => parts.iter_mut().enumerate().for_each(build),
     }
     if parts
         .iter()
