@@ -418,9 +418,21 @@ fn fill_surface(
                 .take((r.bottom - r.top) as usize);
             if !uniform && let (Some((keep, set)), 4) = (masked, bytes) {
                 let fill = |row: &mut [u8]| {
-                    for px in row[x0..x1].chunks_exact_mut(4) {
-                        let w = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
-                        px.copy_from_slice(&((w & keep) | set).to_le_bytes());
+                    let row = &mut row[x0..x1];
+                    // Aligned rows go as words, a loop the compiler
+                    // vectorises; the byte form is the fallback.
+                    match bytemuck::try_cast_slice_mut::<u8, u32>(row) {
+                        Ok(words) => {
+                            for w in words {
+                                *w = (u32::from_le(*w) & keep | set).to_le();
+                            }
+                        }
+                        Err(_) => {
+                            for px in row.chunks_exact_mut(4) {
+                                let w = u32::from_le_bytes([px[0], px[1], px[2], px[3]]);
+                                px.copy_from_slice(&((w & keep) | set).to_le_bytes());
+                            }
+                        }
                     }
                 };
                 match pool {
