@@ -15,7 +15,8 @@
 //!    [`process_vertices`] over an index list → [`VertexBatches`] in the
 //!    program's compact [`OutputLayout`], or [`process_vertices_into`]
 //!    straight into the rasterizer's vertex rows through a [`RowSpread`]
-//!    (the draw path). Reference:
+//!    (the draw path; [`process_vertices_with`] also runs a [`BatchPass`]
+//!    on each batch while it is in SoA rows). Reference:
 //!    [`ReferenceVertex::process`] per vertex.
 //! 4. Pixels: [`FfpPixelKey::new`] (state, bound [`StageTexture`]s,
 //!    [`texgen::stage_divisors`]) → [`FfpPixelCache::get`] → [`FfpPixelProgram`]
@@ -56,5 +57,6 @@ pub use stages::{
 };
 pub use state::{FfpInputLayout, FfpState};
 pub use vertex::{
-    FfpVertexCache, FfpVertexProgram, VertexJob, process_vertices, process_vertices_into,
+    BatchPass, FfpVertexCache, FfpVertexProgram, VertexJob, process_vertices,
+    process_vertices_into, process_vertices_with,
 };

@@ -300,6 +300,12 @@ impl RowSpread {
         }
     }
 
+    /// The source of each float of a row (rows past the batch already
+    /// turned into the constant 0).
+    pub fn sources(&self) -> &[RowSource] {
+        &self.template
+    }
+
     /// Floats per vertex row.
     pub fn stride(&self) -> usize {
         self.template.len()

@@ -531,7 +531,7 @@ pub fn process_vertices(
         ProcessKernel {
             job,
             vertices,
-            dest: Dest::Batches(&mut out.data),
+            dest: Dest::<()>::Batches(&mut out.data),
         },
     );
 }
@@ -547,32 +547,82 @@ pub fn process_vertices_into(
     spread: &RowSpread,
     rows: &mut [f32],
 ) {
+    process_vertices_with(backend, job, vertices, spread, rows, &(), &mut []);
+}
+
+/// Work on each batch of processed vertices right after the vertex stage
+/// ([`process_vertices_with`]), which writes one code per vertex.
+pub trait BatchPass {
+    /// Runs on a full batch of 8 vertices in its SoA rows (as
+    /// [`OutputLayout::rows`] orders them), before the batch is spread:
+    /// may rewrite rows, writes the 8 vertices' `codes` and returns true;
+    /// or returns false having written nothing, and [`BatchPass::rows`]
+    /// then runs on the batch's spread rows.
+    fn batch<S: Simd>(&self, s: S, batch: &mut [[f32; 8]], codes: &mut [u32]) -> bool;
+
+    /// Runs on spread vertex rows (`stride` floats each, one code each):
+    /// a partial batch, or a full one [`BatchPass::batch`] declined.
+    fn rows(&self, rows: &mut [f32], stride: usize, codes: &mut [u32]);
+}
+
+/// No work and no codes.
+impl BatchPass for () {
+    #[inline(always)]
+    fn batch<S: Simd>(&self, _: S, _: &mut [[f32; 8]], _: &mut [u32]) -> bool {
+        true
+    }
+
+    fn rows(&self, _: &mut [f32], _: usize, _: &mut [u32]) {}
+}
+
+/// [`process_vertices_into`], running `pass` on each batch as it is
+/// written, with `codes` (one per vertex; may be empty when `pass` writes
+/// none).
+pub fn process_vertices_with<P: BatchPass>(
+    backend: Backend,
+    job: VertexJob<'_>,
+    vertices: &[u32],
+    spread: &RowSpread,
+    rows: &mut [f32],
+    pass: &P,
+    codes: &mut [u32],
+) {
     dispatch(
         backend,
         ProcessKernel {
             job,
             vertices,
-            dest: Dest::Rows(spread, rows),
+            dest: Dest::Rows {
+                spread,
+                rows,
+                pass,
+                codes,
+            },
         },
     );
 }
 
 /// Where [`ProcessKernel`] puts each batch.
-enum Dest<'b> {
+enum Dest<'b, P> {
     /// Appended as compact rows.
     Batches(&'b mut Vec<[f32; 8]>),
-    /// Spread into vertex rows.
-    Rows(&'b RowSpread, &'b mut [f32]),
+    /// Spread into vertex rows, with a pass and its codes.
+    Rows {
+        spread: &'b RowSpread,
+        rows: &'b mut [f32],
+        pass: &'b P,
+        codes: &'b mut [u32],
+    },
 }
 
-/// The loop of [`process_vertices`] and [`process_vertices_into`].
-struct ProcessKernel<'a, 'b> {
+/// The loop of [`process_vertices`] and [`process_vertices_with`].
+struct ProcessKernel<'a, 'b, P> {
     job: VertexJob<'a>,
     vertices: &'b [u32],
-    dest: Dest<'b>,
+    dest: Dest<'b, P>,
 }
 
-impl Kernel for ProcessKernel<'_, '_> {
+impl<P: BatchPass> Kernel for ProcessKernel<'_, '_, P> {
     type Output = ();
     #[inline(always)]
     fn run<S: Simd>(self, s: S) {
@@ -595,10 +645,24 @@ impl Kernel for ProcessKernel<'_, '_> {
             store_rows(&scratch.out, layout, &mut buf[..rows]);
             match &mut dest {
                 Dest::Batches(data) => data.extend_from_slice(&buf[..rows]),
-                Dest::Rows(spread, out) => {
+                Dest::Rows {
+                    spread,
+                    rows: out,
+                    pass,
+                    codes,
+                } => {
                     let stride = spread.stride();
                     let at = (8 * b * stride).min(out.len());
-                    spread.batch(s, &buf[..rows], chunk.len(), &mut out[at..]);
+                    let lanes = chunk.len();
+                    let codes_at = (8 * b).min(codes.len());
+                    let codes = &mut codes[codes_at..];
+                    let done = lanes == 8 && pass.batch(s, &mut buf[..rows], codes);
+                    spread.batch(s, &buf[..rows], lanes, &mut out[at..]);
+                    if !done {
+                        let end = (at + lanes * stride).min(out.len());
+                        let n = lanes.min(codes.len());
+                        pass.rows(&mut out[at..end], stride, &mut codes[..n]);
+                    }
                 }
             }
         }

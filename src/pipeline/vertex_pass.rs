@@ -22,6 +22,7 @@
 
 use super::clip_space::{ClipPlane, Projection};
 use super::state::DrawState;
+use crate::ffp::{BatchPass, RowSource, RowSpread};
 use crate::geom::clip::GUARD;
 use crate::simd::{Backend, FloatV, IntV, Kernel, MaskV, Simd, dispatch};
 use crate::state::Viewport;
@@ -139,23 +140,55 @@ impl<'a> VertexPass<'a> {
     #[inline(always)]
     fn group<S: Simd>(&self, s: S, rows: &mut [f32], stride: usize, codes: &mut [u32]) -> bool {
         let col = |k: usize| s.f32s(std::array::from_fn(|i| rows[i * stride + k]));
-        let (x, y, z, w) = (col(0), col(1), col(2), col(3));
+        let none = s.splat_i(0);
+        let mut stored = none;
+        for &(bit, at) in &self.stored {
+            stored = stored | (!col(at).ge(s.splat(0.0))).select_i(s.splat_i(bit as i32), none);
+        }
+        let pos = [col(0), col(1), col(2), col(3)];
+        let Some(projected) = self.lanes(s, pos, col(4), stored, codes) else {
+            return false;
+        };
+        if let Some(p) = projected {
+            let p = p.map(|v| v.to_array());
+            for (i, v) in rows.chunks_exact_mut(stride).take(8).enumerate() {
+                for k in 0..4 {
+                    v[k] = p[k][i];
+                }
+            }
+        }
+        true
+    }
+
+    /// The pass on 8 vertices given as lanes: clip-space position `pos`,
+    /// point size `size` (the row's float 4) and the outcode bits of the
+    /// stored planes, `stored`. Writes the 8 `codes` and returns, for a
+    /// point list, the projected position (what goes to the rows' floats
+    /// 0-3); None, having written nothing, when a lane is unusual.
+    #[inline(always)]
+    #[allow(clippy::option_option)]
+    fn lanes<S: Simd>(
+        &self,
+        s: S,
+        pos: [S::F; 4],
+        size: S::F,
+        stored: S::I,
+        codes: &mut [u32],
+    ) -> Option<Option<[S::F; 4]>> {
+        let [x, y, z, w] = pos;
         let zero = s.splat(0.0);
         let none = s.splat_i(0);
-        let mut code = none;
+        let mut code = stored;
         for &(bit, p) in &self.homogeneous {
             let d = s.splat(p[0]) * x + s.splat(p[1]) * y + s.splat(p[2]) * z + s.splat(p[3]) * w;
             code = code | (!d.ge(zero)).select_i(s.splat_i(bit as i32), none);
         }
-        for &(bit, at) in &self.stored {
-            code = code | (!col(at).ge(zero)).select_i(s.splat_i(bit as i32), none);
-        }
         let Some(st) = self.points else {
             code.store_u32(codes);
-            return true;
+            return Some(None);
         };
         if !(code.eq(none) & w.gt(zero)).all() {
-            return false;
+            return None;
         }
         let p = &self.proj;
         let one = s.splat(1.0);
@@ -165,26 +198,101 @@ impl<'a> VertexPass<'a> {
         let sz = s.splat(p.min_z) + zn * s.splat(p.dz);
         let rhw = one / w;
         // The scalar clamp keeps a NaN (unusable); `max`/`min` would not.
-        let finite = |v: S::F| v.lt(s.splat(f32::INFINITY)) & v.gt(s.splat(f32::NEG_INFINITY));
-        let usable = sx.eq(sx) & sy.eq(sy) & finite(sz) & finite(rhw) & rhw.gt(zero);
+        let inf = s.splat(f32::INFINITY);
+        let ninf = s.splat(f32::NEG_INFINITY);
+        let usable = sx.eq(sx)
+            & sy.eq(sy)
+            & sz.lt(inf)
+            & sz.gt(ninf)
+            & rhw.lt(inf)
+            & rhw.gt(ninf)
+            & rhw.gt(zero);
         if !usable.all() {
-            return false;
+            return None;
         }
         let (lo, hi) = (s.splat(-GUARD), s.splat(GUARD));
         let sx = sx.max(lo).min(hi);
         let sy = sy.max(lo).min(hi);
-        let Some(word) = crate::raster::point_words8(s, st, sx, sy, col(4)) else {
+        let word = crate::raster::point_words8(s, st, sx, sy, size)?;
+        word.store_u32(codes);
+        Some(Some([sx, sy, sz, rhw]))
+    }
+
+    /// The pass fused into Warp's fixed-function vertex stage for rows
+    /// spread by `spread`: it then runs on each full batch before the batch
+    /// is spread (see [`FusedPass`]). None when `spread` does not put the
+    /// position (floats 0-3) in rows of their own or the pass has stored
+    /// planes (the rows run the pass afterwards instead).
+    pub(crate) fn fused(&self, spread: &RowSpread) -> Option<FusedPass<'_>> {
+        if !self.stored.is_empty() || self.simd.is_none() {
+            return None;
+        }
+        let sources = spread.sources();
+        let row = |k: usize| match sources.get(k) {
+            Some(&RowSource::Row(r)) => Some(r),
+            _ => None,
+        };
+        let pos = [row(0)?, row(1)?, row(2)?, row(3)?];
+        let size = *sources.get(4)?;
+        // A projected point rewrites its position rows: no other float may
+        // read them.
+        let shared = sources
+            .iter()
+            .enumerate()
+            .any(|(k, src)| k >= 4 && matches!(*src, RowSource::Row(r) if pos.contains(&r)));
+        let distinct = (0..4).all(|i| (0..i).all(|j| pos[i] != pos[j]));
+        (distinct && !shared).then_some(FusedPass {
+            pass: self,
+            pos,
+            size,
+        })
+    }
+}
+
+/// A [`VertexPass`] run by the fixed-function vertex stage on each full
+/// batch of 8 vertices while the batch is in SoA rows (`ffp::BatchPass`),
+/// so its position need not be gathered back from the vertex rows; the
+/// same lanes, operations and results as [`VertexPass::run`] on the rows.
+pub(crate) struct FusedPass<'p> {
+    pass: &'p VertexPass<'p>,
+    /// The batch rows of the clip-space position's x, y, z, w.
+    pos: [usize; 4],
+    /// Where a row's point size (float 4) comes from.
+    size: RowSource,
+}
+
+impl BatchPass for FusedPass<'_> {
+    #[inline(always)]
+    fn batch<S: Simd>(&self, s: S, batch: &mut [[f32; 8]], codes: &mut [u32]) -> bool {
+        let [rx, ry, rz, rw] = self.pos;
+        if rx.max(ry).max(rz).max(rw) >= batch.len() || codes.len() < 8 {
+            return false;
+        }
+        let pos = [
+            s.f32s(batch[rx]),
+            s.f32s(batch[ry]),
+            s.f32s(batch[rz]),
+            s.f32s(batch[rw]),
+        ];
+        // `RowSpread` reads a row past the batch as 0.
+        let size = match self.size {
+            RowSource::Row(r) => batch.get(r).map_or(s.splat(0.0), |b| s.f32s(*b)),
+            RowSource::Const(c) => s.splat(c),
+        };
+        let Some(projected) = self.pass.lanes(s, pos, size, s.splat_i(0), codes) else {
             return false;
         };
-        let (sx, sy, sz, rhw) = (sx.to_array(), sy.to_array(), sz.to_array(), rhw.to_array());
-        for (i, v) in rows.chunks_exact_mut(stride).take(8).enumerate() {
-            v[0] = sx[i];
-            v[1] = sy[i];
-            v[2] = sz[i];
-            v[3] = rhw[i];
+        if let Some(p) = projected {
+            for (v, r) in p.into_iter().zip(self.pos) {
+                v.store(&mut batch[r]);
+            }
         }
-        word.store_u32(codes);
         true
+    }
+
+    fn rows(&self, rows: &mut [f32], stride: usize, codes: &mut [u32]) {
+        // What `run` does with a group `group` declines, and with a tail.
+        self.pass.scalar(rows, stride, codes);
     }
 }
 

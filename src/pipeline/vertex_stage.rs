@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::ffp::{
     DrawOptions, FfpInputLayout, FfpState, FfpVertexConsts, FfpVertexProgram, ReferenceVertex,
-    RowSource, RowSpread, VertexJob, VertexOutput, process_vertices_into,
+    RowSource, RowSpread, VertexJob, VertexOutput, process_vertices_into, process_vertices_with,
 };
 use crate::geom::{ATTR_TEX0, HEADER};
 use crate::sampler::BoundTextures;
@@ -34,7 +34,7 @@ use crate::simd::{Backend, FloatV, Kernel, Simd, dispatch};
 use crate::vertex::{FetchPlan, FetchStreams, VertexDeclaration};
 
 use super::pixel_stages::OwnedConstants;
-use super::vertex_pass::VertexPass;
+use super::vertex_pass::{FusedPass, VertexPass};
 
 /// Where each vertex output lives in the draw's vertex buffer (attribute
 /// index = float offset after the header).
@@ -299,9 +299,14 @@ impl VertexProc {
         // The fixed-function row template is the draw's: built once here,
         // not per chunk and worker.
         let spread = self.ffp_spread(inp, stride);
+        // Warp's fixed-function stage runs the pass on each batch before
+        // spreading it, when the spread allows (`VertexPass::fused`).
+        let fused = spread.as_ref().and_then(|sp| pass.fused(sp));
         let run = |nums: &[u32], rows: &mut [f32], codes: &mut [u32]| {
-            self.run_rows(inp, nums, stride, spread.as_ref(), rows);
-            pass.run(rows, stride, codes);
+            let with = fused.as_ref().map(|f| (f, &mut *codes));
+            if !self.run_rows(inp, nums, stride, spread.as_ref(), rows, with) {
+                pass.run(rows, stride, codes);
+            }
         };
         let chunks = numbers
             .chunks(VERTEX_CHUNK)
@@ -347,7 +352,9 @@ impl VertexProc {
     }
 
     /// [`VertexProc::run`] for `numbers`, into `rows` (`stride` floats per
-    /// vertex); `spread` is [`VertexProc::ffp_spread`]'s.
+    /// vertex); `spread` is [`VertexProc::ffp_spread`]'s. Returns whether
+    /// it also ran `fused` (the pass, with its codes), which only the
+    /// spread path does.
     fn run_rows(
         &self,
         inp: &VertexInputs<'_>,
@@ -355,7 +362,8 @@ impl VertexProc {
         stride: usize,
         spread: Option<&RowSpread>,
         rows: &mut [f32],
-    ) {
+        fused: Option<(&FusedPass<'_>, &mut [u32])>,
+    ) -> bool {
         let VertexInputs {
             reference,
             backend,
@@ -382,7 +390,13 @@ impl VertexProc {
                         plan,
                         instance,
                     };
-                    process_vertices_into(backend, job, numbers, spread, rows);
+                    match fused {
+                        Some((pass, codes)) => {
+                            process_vertices_with(backend, job, numbers, spread, rows, pass, codes);
+                            return true;
+                        }
+                        None => process_vertices_into(backend, job, numbers, spread, rows),
+                    }
                 } else {
                     // `put_ffp` writes the named floats of a zeroed row.
                     rows.fill(0.0);
@@ -456,6 +470,7 @@ impl VertexProc {
                 }
             }
         }
+        false
     }
 }
 
