@@ -1,7 +1,9 @@
 //! The per-vertex half of the clip-space front end ([`super::clip_space`]):
 //! each vertex's outcode and, for point lists, its projection and point
 //! word, run on each chunk of vertices as soon as the vertex stage wrote
-//! it, while the chunk is in cache.
+//! it, while the chunk is in cache; Warp's fixed-function stage runs it
+//! earlier still, on each batch of 8 before spreading it into rows
+//! ([`FusedPass`]).
 //!
 //! Points are projected here because clipping never cuts a point (it is
 //! kept or dropped whole by its centre, rasterization.md 4.2), so no
