@@ -56,7 +56,7 @@ use super::state::{DrawState, FogSource};
 use super::tex_stage::TexStage;
 use super::vertex_pass::{POINT_DROPPED, VertexPass};
 use super::vertex_stage::{Varyings, VertexInputs, VertexProc, shader_plan, texcoord_slots};
-use super::{DrawCall, VertexSource, targets, vertex_numbers};
+use super::{DrawCall, VertexSource, dense_indices, targets, vertex_numbers};
 
 /// Compiled code kept across draws: prepared shaders (per shader and
 /// bool-constant key) and the fixed-function routines (per state key).
@@ -311,37 +311,50 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
                     })
             })
             .collect();
-        let numbers = vertex_numbers(&call);
-        let (lo, hi) = numbers
-            .iter()
-            .fold((u32::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-        let (mut buf, map): (VertexBuf, Vec<u32>) =
-            if !numbers.is_empty() && (hi - lo) as usize <= 2 * numbers.len() + 64 {
-                let data = std::mem::take(&mut d.pipeline.vertex_data);
-                let count = (hi - lo) as usize + 1;
-                let buf = fetch_all(
-                    &decl,
-                    &views,
-                    layout,
-                    count,
-                    |k| lo + k as u32,
-                    data,
-                    pool.as_deref(),
-                );
-                (buf, numbers.iter().map(|&v| v - lo).collect())
+        let dense = dense_indices(&call, |n| 2 * n + 64);
+        let numbers = if dense.is_some() {
+            Vec::new()
+        } else {
+            vertex_numbers(&call)
+        };
+        let (lo, hi, offsets) = dense.unwrap_or_else(|| {
+            let (lo, hi) = numbers
+                .iter()
+                .fold((u32::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+            let dense = !numbers.is_empty() && (hi - lo) as usize <= 2 * numbers.len() + 64;
+            let offsets = if dense {
+                numbers.iter().map(|&v| v - lo).collect()
             } else {
-                let data = std::mem::take(&mut d.pipeline.vertex_data);
-                let buf = fetch_all(
-                    &decl,
-                    &views,
-                    layout,
-                    numbers.len(),
-                    |k| numbers[k],
-                    data,
-                    pool.as_deref(),
-                );
-                (buf, (0..numbers.len() as u32).collect())
+                Vec::new()
             };
+            (lo, hi, offsets)
+        });
+        let (mut buf, map): (VertexBuf, Vec<u32>) = if !offsets.is_empty() {
+            let data = std::mem::take(&mut d.pipeline.vertex_data);
+            let count = (hi - lo) as usize + 1;
+            let buf = fetch_all(
+                &decl,
+                &views,
+                layout,
+                count,
+                |k| lo + k as u32,
+                data,
+                pool.as_deref(),
+            );
+            (buf, offsets)
+        } else {
+            let data = std::mem::take(&mut d.pipeline.vertex_data);
+            let buf = fetch_all(
+                &decl,
+                &views,
+                layout,
+                numbers.len(),
+                |k| numbers[k],
+                data,
+                pool.as_deref(),
+            );
+            (buf, (0..numbers.len() as u32).collect())
+        };
         // The last draw's primitive list, emptied: its allocation is reused.
         let mut prims = std::mem::take(&mut d.pipeline.prims);
         prims.clear();
@@ -653,17 +666,13 @@ fn distinct_vertices(call: &DrawCall) -> (Vec<u32>, Option<Vec<u32>>) {
         let n = call.primitive.vertex_count(call.primitive_count) as u32;
         return ((0..n).map(|i| start_vertex.wrapping_add(i)).collect(), None);
     }
+    // Dense: transform the whole range.
+    if let Some((lo, hi, map)) = dense_indices(call, |n| n + 64) {
+        return ((lo..=hi).collect(), Some(map));
+    }
     let numbers = vertex_numbers(call);
     if numbers.is_empty() {
         return (Vec::new(), None);
-    }
-    let (lo, hi) = numbers
-        .iter()
-        .fold((u32::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    if (hi - lo) as usize <= numbers.len() + 64 {
-        // Dense: transform the whole range.
-        let map = numbers.iter().map(|&v| v - lo).collect();
-        return ((lo..=hi).collect(), Some(map));
     }
     let mut uniq = numbers.clone();
     uniq.sort_unstable();
