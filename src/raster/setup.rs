@@ -80,7 +80,7 @@ impl Kernel for Build<'_, '_> {
             planes,
         } = self;
         let flat = if st.flat { inputs.flat } else { 0 };
-        let run = input_run(inputs.list, buf.stride);
+        let window = input_window(inputs.list, buf.stride);
         for prim in prims {
             match *prim {
                 Prim::Point(v) => {
@@ -108,7 +108,7 @@ impl Kernel for Build<'_, '_> {
                 }
                 Prim::Tri { v, provoking } => {
                     if let Some(p) = cull_and_edges(st, snapped, v, provoking) {
-                        tri(s, st, buf, inputs, flat, run, &p, out, planes);
+                        tri(s, st, buf, inputs, flat, window, &p, out, planes);
                     }
                 }
             }
@@ -183,7 +183,7 @@ fn tri<S: Simd>(
     buf: &VertexBuf,
     inputs: &Inputs<'_>,
     flat: u64,
-    run: Option<usize>,
+    window: Option<InputWindow>,
     p: &Pending,
     out: &mut Vec<PrimSetup>,
     planes: &mut Vec<Plane>,
@@ -207,34 +207,52 @@ fn tri<S: Simd>(
     let attr_off = planes.len() as u32;
     planes.reserve(n_in);
     let (mut z, mut q) = (Plane::default(), Plane::default());
-    // The inputs a run of 8 floats holds: loaded as vectors straight from
-    // the rows (no lane-by-lane copy through memory, whose reload as a
-    // vector cannot be forwarded from the scalar stores); z and q scalar.
-    let rows = run.map(|at| vs.map(|row| row.get(at..at + 8)));
-    if let Some([Some(r0), Some(r1), Some(r2)]) = rows {
+    // The inputs a window of 16 floats of the row holds: loaded as
+    // vectors straight from the rows (no lane-by-lane copy through memory,
+    // whose reload as a vector cannot be forwarded from the scalar
+    // stores), every lane of the window set up, the listed ones kept; z
+    // and q scalar.
+    if let Some(win) = window {
         z = tri_plane(d, inv_s, [vs[0][2], vs[1][2], vs[2][2]]);
         q = tri_plane(d, inv_s, [vs[0][3], vs[1][3], vs[2][3]]);
-        let load = |r: &[f32], w: f32| {
-            let mut a = [0f32; 8];
-            a.copy_from_slice(r);
-            let v = s.f32s(a);
-            if persp_on { v * s.splat(w) } else { v }
-        };
-        let v0 = load(r0, vs[0][3]);
-        let (v1, v2) = (load(r1, vs[1][3]), load(r2, vs[2][3]));
-        let (da1, da2) = (v1 - v0, v2 - v0);
-        let a0 = v0.to_array();
-        let ddx = ((da1 * dy2 - da2 * dy1) * inv).to_array();
-        let ddy = ((da2 * dx1 - da1 * dx2) * inv).to_array();
+        let mut a0 = [0f32; 16];
+        let mut ddx = [0f32; 16];
+        let mut ddy = [0f32; 16];
+        for half in 0..win.halves {
+            let at = win.start + 8 * half;
+            let load = |row: &[f32], w: f32| {
+                let mut a = [0f32; 8];
+                if let Some(r) = row.get(at..at + 8) {
+                    a.copy_from_slice(r);
+                } else {
+                    // A row shorter than the window (its last inputs near
+                    // the row's end) leaves the lanes past it at zero:
+                    // unlisted. (Out of the common path: a copy of
+                    // variable length is a library call.)
+                    let m = row.len().saturating_sub(at).min(8);
+                    a[..m].copy_from_slice(&row[at..at + m]);
+                }
+                let v = s.f32s(a);
+                if persp_on { v * s.splat(w) } else { v }
+            };
+            let v0 = load(vs[0], vs[0][3]);
+            let (v1, v2) = (load(vs[1], vs[1][3]), load(vs[2], vs[2][3]));
+            let (da1, da2) = (v1 - v0, v2 - v0);
+            let lanes = 8 * half..8 * half + 8;
+            a0[lanes.clone()].copy_from_slice(&v0.to_array());
+            ddx[lanes.clone()].copy_from_slice(&((da1 * dy2 - da2 * dy1) * inv).to_array());
+            ddy[lanes].copy_from_slice(&((da2 * dx1 - da1 * dx2) * inv).to_array());
+        }
         let provoking = buf.get(p.provoking);
-        for k in 0..n_in.min(8) {
+        for (k, &i) in list.iter().enumerate() {
+            let l = HEADER + i - win.start;
             planes.push(if flat & (1 << k) != 0 {
-                Plane::constant(provoking[HEADER + list[k]])
+                Plane::constant(provoking[HEADER + i])
             } else {
                 Plane {
-                    a0: a0[k],
-                    ddx: ddx[k],
-                    ddy: ddy[k],
+                    a0: a0[l],
+                    ddx: ddx[l],
+                    ddy: ddy[l],
                 }
             });
         }
@@ -391,10 +409,26 @@ fn planes_by_chunks<S: Simd>(
     }
 }
 
-/// Where the draw's inputs sit in a vertex row when they are one run of
-/// consecutive attributes, at most 8, with 8 floats of row from its start.
-fn input_run(list: &[usize], stride: usize) -> Option<usize> {
-    let first = *list.first()?;
-    let consecutive = list.iter().enumerate().all(|(k, &i)| i == first + k);
-    (consecutive && list.len() <= 8 && HEADER + first + 8 <= stride).then_some(HEADER + first)
+/// Where a draw's inputs sit in its vertex rows when they all fall in 16
+/// consecutive floats (one or two vectors) from the first of them: the
+/// set-up computes every lane of that window and keeps the listed ones
+/// (the fixed-function texture stage lists colours and coordinates
+/// interleaved, not as one run).
+#[derive(Clone, Copy, Debug)]
+struct InputWindow {
+    /// The window's first float in a row.
+    start: usize,
+    /// Vectors of 8 floats the window spans (1 or 2).
+    halves: usize,
+}
+
+/// The [`InputWindow`] of `list` in rows of `stride` floats, if any.
+fn input_window(list: &[usize], stride: usize) -> Option<InputWindow> {
+    let first = *list.iter().min()?;
+    let last = *list.iter().max()?;
+    let start = HEADER + first;
+    (last - first < 16 && HEADER + last < stride).then_some(InputWindow {
+        start,
+        halves: if last - first < 8 { 1 } else { 2 },
+    })
 }
