@@ -167,15 +167,9 @@ fn build_part(
                     Some(words),
                     part,
                 ),
-                None => build_points(
-                    st,
-                    buf,
-                    lo as u32..hi as u32,
-                    inputs,
-                    tiles_x,
-                    Some(words),
-                    part,
-                ),
+                None => {
+                    build_point_run(st, buf, lo as u32..hi as u32, inputs, tiles_x, words, part)
+                }
             }
             return;
         }
@@ -359,6 +353,68 @@ fn build_points(
             &bbox,
             (part.setups.len() - 1) as u32,
         );
+    }
+}
+
+/// Points per group of [`build_point_run`].
+const POINT_GROUP: usize = 8;
+
+/// The tile of a pixel word (`(y << 16) | x`): the word without the low
+/// bits of x and y inside a 64x64 tile.
+const TILE_OF_WORD: u32 = !(((TILE_H as u32 - 1) << 16) | (TILE_W as u32 - 1));
+
+/// [`build_points`] for the consecutive vertices `range` whose point words
+/// are `words` (indexed by vertex number): each group of
+/// [`POINT_GROUP`] points that all cover one pixel of one tile (a point
+/// cloud's neighbours usually do) is recorded and binned in bulk, the
+/// others one by one; the records and bin entries are the same, in the
+/// same order.
+fn build_point_run(
+    st: &DrawState,
+    buf: &VertexBuf,
+    range: std::ops::Range<u32>,
+    inputs: &Inputs<'_>,
+    tiles_x: i32,
+    words: &[u32],
+    part: &mut Part,
+) {
+    const _: () = assert!(
+        TILE_W == 64 && TILE_H == 64,
+        "TILE_OF_WORD assumes 64x64 tiles"
+    );
+    let end = range.end;
+    let mut v = range.start;
+    part.points.reserve(range.len());
+    while v < end {
+        let group = words
+            .get(v as usize..v as usize + POINT_GROUP)
+            .filter(|_| v as usize + POINT_GROUP <= end as usize);
+        if let Some(group) = group {
+            let tile = group[0] & TILE_OF_WORD;
+            // Pixel words only (below POINT_EMPTY), all in the first's tile.
+            let mut uniform = true;
+            for &w in group {
+                uniform &= (w < POINT_EMPTY) & (w & TILE_OF_WORD == tile);
+            }
+            if uniform {
+                let first = part.points.len() as u32;
+                for (k, &w) in group.iter().enumerate() {
+                    part.points.push(PointRec {
+                        x: (w & 0xFFFF) as i32,
+                        y: (w >> 16) as i32,
+                        v: v + k as u32,
+                    });
+                }
+                let (x, y) = ((group[0] & 0xFFFF) as i32, (group[0] >> 16) as i32);
+                let bin = &mut part.bins[((y / TILE_H) * tiles_x + x / TILE_W) as usize];
+                bin.extend((first..first + POINT_GROUP as u32).map(|e| e | COMPACT));
+                v += POINT_GROUP as u32;
+                continue;
+            }
+        }
+        let next = (v + POINT_GROUP as u32).min(end);
+        build_points(st, buf, v..next, inputs, tiles_x, Some(words), part);
+        v = next;
     }
 }
 
