@@ -333,9 +333,34 @@ fn compact_stamp<S: Simd>(
         *row = (v as usize * stride) as i32;
     }
     let words: &[u32] = bytemuck::cast_slice(&buf.data);
+    // Rows whose first 16 floats hold every column read (the usual colour
+    // stage's rows do) are loaded whole and transposed, 16 loads and two
+    // 8x8 transposes instead of a gather per column: the same floats.
+    let wide = WIDE_COLUMNS;
+    let whole = list.iter().all(|&k| HEADER + k < wide)
+        && rows.iter().all(|&r| r as usize + wide <= buf.data.len());
+    let mut cols = [s.splat(0.0); WIDE_COLUMNS];
+    if whole {
+        for half in 0..2 {
+            let mut m = [s.splat(0.0); 8];
+            for (l, v) in m.iter_mut().enumerate() {
+                let at = rows[l] as usize + 8 * half;
+                let mut a = [0f32; 8];
+                a.copy_from_slice(&buf.data[at..at + 8]);
+                *v = s.f32s(a);
+            }
+            let t = s.transpose8(m);
+            cols[8 * half..8 * half + 8].copy_from_slice(&t);
+        }
+    }
     let rows = s.i32s(rows);
-    let (sx, ok_x) = snap8(s, column(s, words, rows, 0));
-    let (sy, ok_y) = snap8(s, column(s, words, rows, 1));
+    let (px, py) = if whole {
+        (cols[0], cols[1])
+    } else {
+        (column(s, words, rows, 0), column(s, words, rows, 1))
+    };
+    let (sx, ok_x) = snap8(s, px);
+    let (sy, ok_y) = snap8(s, py);
     if !(ok_x & ok_y).all() {
         return None;
     }
@@ -348,15 +373,26 @@ fn compact_stamp<S: Simd>(
     // No closures here: they would not inherit the AVX2 entry point's
     // target features, and the intrinsics inside would become calls.
     for (dst, &k) in inputs.iter_mut().zip(list) {
-        let c = column(s, words, rows, HEADER + k);
+        let c = if whole {
+            cols[HEADER + k]
+        } else {
+            column(s, words, rows, HEADER + k)
+        };
         *dst = live.select_f((c + zx) + zy, zero);
     }
-    let (z, q) = (column(s, words, rows, 2), column(s, words, rows, 3));
+    let (z, q) = if whole {
+        (cols[2], cols[3])
+    } else {
+        (column(s, words, rows, 2), column(s, words, rows, 3))
+    };
     Some((
         live.select_f((z + zx) + zy, zero),
         live.select_f((q + zx) + zy, zero),
     ))
 }
+
+/// Floats at the start of a vertex row that [`compact_stamp`] loads whole.
+const WIDE_COLUMNS: usize = 16;
 
 /// Float `k` of each lane's vertex row (`rows`: the rows' first words).
 #[inline(always)]
