@@ -319,6 +319,7 @@ impl Device {
             index32,
             start_index,
             base_vertex,
+            range: (lo, hi),
         })
     }
 

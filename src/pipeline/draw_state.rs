@@ -311,49 +311,45 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
                     })
             })
             .collect();
-        let dense = dense_indices(&call, |n| 2 * n + 64);
-        let numbers = if dense.is_some() {
-            Vec::new()
-        } else {
-            vertex_numbers(&call)
-        };
-        let (lo, hi, offsets) = dense.unwrap_or_else(|| {
+        // Dense vertex numbers fetch their whole range (a few unused
+        // vertices at most), each once, with the offsets as the map.
+        let slack = |n: usize| 2 * n + 64;
+        let mut numbers = Vec::new();
+        let dense = dense_indices(&call, slack).or_else(|| {
+            numbers = vertex_numbers(&call);
             let (lo, hi) = numbers
                 .iter()
                 .fold((u32::MAX, 0), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-            let dense = !numbers.is_empty() && (hi - lo) as usize <= 2 * numbers.len() + 64;
-            let offsets = if dense {
-                numbers.iter().map(|&v| v - lo).collect()
-            } else {
-                Vec::new()
-            };
-            (lo, hi, offsets)
+            (!numbers.is_empty() && (hi - lo) as usize <= slack(numbers.len()))
+                .then(|| (lo, hi, numbers.iter().map(|&v| v - lo).collect()))
         });
-        let (mut buf, map): (VertexBuf, Vec<u32>) = if !offsets.is_empty() {
-            let data = std::mem::take(&mut d.pipeline.vertex_data);
-            let count = (hi - lo) as usize + 1;
-            let buf = fetch_all(
-                &decl,
-                &views,
-                layout,
-                count,
-                |k| lo + k as u32,
-                data,
-                pool.as_deref(),
-            );
-            (buf, offsets)
-        } else {
-            let data = std::mem::take(&mut d.pipeline.vertex_data);
-            let buf = fetch_all(
-                &decl,
-                &views,
-                layout,
-                numbers.len(),
-                |k| numbers[k],
-                data,
-                pool.as_deref(),
-            );
-            (buf, (0..numbers.len() as u32).collect())
+        let data = std::mem::take(&mut d.pipeline.vertex_data);
+        let (mut buf, map): (VertexBuf, Vec<u32>) = match dense {
+            Some((lo, hi, offsets)) => {
+                let count = (hi - lo) as usize + 1;
+                let buf = fetch_all(
+                    &decl,
+                    &views,
+                    layout,
+                    count,
+                    |k| lo + k as u32,
+                    data,
+                    pool.as_deref(),
+                );
+                (buf, offsets)
+            }
+            None => {
+                let buf = fetch_all(
+                    &decl,
+                    &views,
+                    layout,
+                    numbers.len(),
+                    |k| numbers[k],
+                    data,
+                    pool.as_deref(),
+                );
+                (buf, (0..numbers.len() as u32).collect())
+            }
         };
         // The last draw's primitive list, emptied: its allocation is reused.
         let mut prims = std::mem::take(&mut d.pipeline.prims);

@@ -46,6 +46,10 @@ pub(crate) struct Indices {
     pub(crate) start_index: u32,
     /// Added to every index.
     pub(crate) base_vertex: i32,
+    /// The lowest and highest vertex number the indices name (index plus
+    /// `base_vertex`; validation refuses a negative one), as validation
+    /// found them.
+    pub(crate) range: (u64, u64),
 }
 
 /// One validated draw.
@@ -120,81 +124,48 @@ impl Pipeline {
 
 /// An indexed draw's vertex numbers as offsets from the lowest, when they
 /// are dense: `Some((lo, hi, offsets))` where `hi - lo <= slack(count)`.
-/// One pass finds the range on the raw indices and one writes the offsets
-/// (the base vertex shifts every index alike and the clamp at zero keeps
-/// their order, so the raw extremes give the extremes), instead of a list
-/// of vertex numbers walked twice more; this runs before the draw's
-/// parallel phases, so its time is the whole frame's.
+/// The range is the one validation found (`Indices::range`), so the
+/// indices are read once, for the offsets, instead of into a list of
+/// vertex numbers walked twice more; this runs before the draw's parallel
+/// phases, so its time is the whole frame's.
 fn dense_indices(call: &DrawCall, slack: impl Fn(usize) -> usize) -> Option<(u32, u32, Vec<u32>)> {
     let VertexSource::Indexed(ix) = &call.source else {
         return None;
     };
     let n = call.primitive.vertex_count(call.primitive_count) as usize;
-    if n == 0 {
+    let (lo, hi) = ix.range;
+    let (lo, hi) = (u32::try_from(lo).ok()?, u32::try_from(hi).ok()?);
+    if n == 0 || lo > hi || (hi - lo) as usize > slack(n) {
         return None;
     }
+    // Every index plus the base is at least `lo` (validation), so each
+    // offset is `index - raw_lo` with no clamp.
+    let raw_lo = u32::try_from(i64::from(lo) - i64::from(ix.base_vertex)).ok()?;
     let size = if ix.index32 { 4 } else { 2 };
     let start = ix.start_index as usize * size;
     let raw = &ix.bytes[start..start + n * size];
-    let base = i64::from(ix.base_vertex);
-    let indices: Vec<u32>;
-    // Aligned 16-bit indices (the common case) are read as a slice of
-    // u16, whose extremes and offsets the compiler vectorises.
-    let raw: &[u32] = if ix.index32 {
+    // Aligned indices (the common case) are read as a slice of integers,
+    // a loop the compiler vectorises; the byte form is the fallback.
+    let offsets = if ix.index32 {
         match bytemuck::try_cast_slice::<u8, u32>(raw) {
-            Ok(words) if cfg!(target_endian = "little") => words,
-            _ => {
-                indices = raw
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect();
-                &indices
+            Ok(words) if cfg!(target_endian = "little") => {
+                words.iter().map(|&v| v - raw_lo).collect()
             }
+            _ => raw
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) - raw_lo)
+                .collect(),
         }
     } else {
-        let halves = match bytemuck::try_cast_slice::<u8, u16>(raw) {
-            Ok(h) if cfg!(target_endian = "little") => {
-                let lo = h.iter().copied().min().unwrap_or(0);
-                let hi = h.iter().copied().max().unwrap_or(0);
-                return dense_offsets(h, u32::from(lo), u32::from(hi), base, &slack);
+        match bytemuck::try_cast_slice::<u8, u16>(raw) {
+            Ok(halves) if cfg!(target_endian = "little") => {
+                halves.iter().map(|&v| u32::from(v) - raw_lo).collect()
             }
             _ => raw
                 .chunks_exact(2)
-                .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])))
+                .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])) - raw_lo)
                 .collect(),
-        };
-        indices = halves;
-        &indices
-    };
-    let lo = raw.iter().copied().min().unwrap_or(0);
-    let hi = raw.iter().copied().max().unwrap_or(0);
-    dense_offsets(raw, lo, hi, base, &slack)
-}
-
-/// [`dense_indices`] from raw indices whose extremes are `raw_lo` and
-/// `raw_hi`, under base vertex `base`.
-fn dense_offsets<T: Copy + Into<u32>>(
-    raw: &[T],
-    raw_lo: u32,
-    raw_hi: u32,
-    base: i64,
-    slack: &impl Fn(usize) -> usize,
-) -> Option<(u32, u32, Vec<u32>)> {
-    let conv = |v: u32| (i64::from(v) + base).max(0) as u32;
-    // Vertex numbers past u32 (a draw the API refuses anyway) would wrap
-    // and break the order the extremes rely on: the general path has them.
-    if i64::from(raw_hi) + base > i64::from(u32::MAX) {
-        return None;
-    }
-    let (lo, hi) = (conv(raw_lo), conv(raw_hi));
-    if (hi - lo) as usize > slack(raw.len()) {
-        return None;
-    }
-    let offsets = if i64::from(raw_lo) + base >= 0 {
-        // No index is clamped at zero: every offset is `index - raw_lo`.
-        raw.iter().map(|&v| v.into() - raw_lo).collect()
-    } else {
-        raw.iter().map(|&v| conv(v.into()) - lo).collect()
+        }
     };
     Some((lo, hi, offsets))
 }
