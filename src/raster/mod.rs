@@ -326,7 +326,7 @@ fn build_points(
             continue;
         }
         if word != POINT_GENERAL {
-            let (x, y) = ((word & 0xFFFF) as i32, (word >> 16) as i32);
+            let (x, y) = word_pixel(word);
             part.points.push(PointRec { x, y, v });
             let entry = (part.points.len() - 1) as u32 | COMPACT;
             bins_push(&mut part.bins, tiles_x, x, y, entry);
@@ -399,14 +399,15 @@ fn build_point_run(
             if uniform {
                 let first = part.points.len() as u32;
                 for (k, &w) in group.iter().enumerate() {
+                    let (x, y) = word_pixel(w);
                     part.points.push(PointRec {
-                        x: (w & 0xFFFF) as i32,
-                        y: (w >> 16) as i32,
+                        x,
+                        y,
                         v: v + k as u32,
                     });
                 }
-                let (x, y) = ((group[0] & 0xFFFF) as i32, (group[0] >> 16) as i32);
-                let bin = &mut part.bins[((y / TILE_H) * tiles_x + x / TILE_W) as usize];
+                let (x, y) = word_pixel(group[0]);
+                let bin = &mut part.bins[bin_index(tiles_x, x, y)];
                 bin.extend((first..first + POINT_GROUP as u32).map(|e| e | COMPACT));
                 v += POINT_GROUP as u32;
                 continue;
@@ -418,10 +419,22 @@ fn build_point_run(
     }
 }
 
+/// The pixel (x, y) of a pixel word (`(y << 16) | x`, see [`point_word`]).
+#[inline(always)]
+fn word_pixel(word: u32) -> (i32, i32) {
+    ((word & 0xFFFF) as i32, (word >> 16) as i32)
+}
+
+/// The bin of the tile holding pixel (x, y) (x, y >= 0).
+#[inline(always)]
+fn bin_index(tiles_x: i32, x: i32, y: i32) -> usize {
+    ((y / TILE_H) * tiles_x + x / TILE_W) as usize
+}
+
 /// Bins `entry` of the one pixel (x, y).
 #[inline(always)]
 fn bins_push(bins: &mut [Vec<u32>], tiles_x: i32, x: i32, y: i32, entry: u32) {
-    bins[((y / TILE_H) * tiles_x + x / TILE_W) as usize].push(entry);
+    bins[bin_index(tiles_x, x, y)].push(entry);
 }
 
 /// Vertices per task of [`snap_all`]: below two of them the pool's

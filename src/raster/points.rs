@@ -336,11 +336,12 @@ fn compact_stamp<S: Simd>(
     // Rows whose first 16 floats hold every column read (the usual colour
     // stage's rows do) are loaded whole and transposed, 16 loads and two
     // 8x8 transposes instead of a gather per column: the same floats.
-    let wide = WIDE_COLUMNS;
-    let whole = list.iter().all(|&k| HEADER + k < wide)
-        && rows.iter().all(|&r| r as usize + wide <= buf.data.len());
-    let mut cols = [s.splat(0.0); WIDE_COLUMNS];
-    if whole {
+    let whole = list.iter().all(|&k| HEADER + k < WIDE_COLUMNS)
+        && rows
+            .iter()
+            .all(|&r| r as usize + WIDE_COLUMNS <= buf.data.len());
+    let cols = if whole {
+        let mut cols = [s.splat(0.0); WIDE_COLUMNS];
         for half in 0..2 {
             let mut m = [s.splat(0.0); 8];
             for (l, v) in m.iter_mut().enumerate() {
@@ -352,13 +353,17 @@ fn compact_stamp<S: Simd>(
             let t = s.transpose8(m);
             cols[8 * half..8 * half + 8].copy_from_slice(&t);
         }
-    }
-    let rows = s.i32s(rows);
-    let (px, py) = if whole {
-        (cols[0], cols[1])
+        Some(cols)
     } else {
-        (column(s, words, rows, 0), column(s, words, rows, 1))
+        None
     };
+    let rows = s.i32s(rows);
+    let col = Columns {
+        whole: cols.as_ref(),
+        words,
+        rows,
+    };
+    let (px, py) = (col.get(s, 0), col.get(s, 1));
     let (sx, ok_x) = snap8(s, px);
     let (sy, ok_y) = snap8(s, py);
     if !(ok_x & ok_y).all() {
@@ -373,18 +378,10 @@ fn compact_stamp<S: Simd>(
     // No closures here: they would not inherit the AVX2 entry point's
     // target features, and the intrinsics inside would become calls.
     for (dst, &k) in inputs.iter_mut().zip(list) {
-        let c = if whole {
-            cols[HEADER + k]
-        } else {
-            column(s, words, rows, HEADER + k)
-        };
+        let c = col.get(s, HEADER + k);
         *dst = live.select_f((c + zx) + zy, zero);
     }
-    let (z, q) = if whole {
-        (cols[2], cols[3])
-    } else {
-        (column(s, words, rows, 2), column(s, words, rows, 3))
-    };
+    let (z, q) = (col.get(s, 2), col.get(s, 3));
     Some((
         live.select_f((z + zx) + zy, zero),
         live.select_f((q + zx) + zy, zero),
@@ -393,6 +390,25 @@ fn compact_stamp<S: Simd>(
 
 /// Floats at the start of a vertex row that [`compact_stamp`] loads whole.
 const WIDE_COLUMNS: usize = 16;
+
+/// Where [`compact_stamp`] reads its columns: the rows' first
+/// [`WIDE_COLUMNS`] floats, transposed, or a gather per column.
+struct Columns<'a, S: Simd> {
+    whole: Option<&'a [S::F; WIDE_COLUMNS]>,
+    words: &'a [u32],
+    rows: S::I,
+}
+
+impl<S: Simd> Columns<'_, S> {
+    /// Float `k` of each lane's row.
+    #[inline(always)]
+    fn get(&self, s: S, k: usize) -> S::F {
+        match self.whole {
+            Some(cols) => cols[k],
+            None => column(s, self.words, self.rows, k),
+        }
+    }
+}
 
 /// Float `k` of each lane's vertex row (`rows`: the rows' first words).
 #[inline(always)]
