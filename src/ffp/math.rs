@@ -347,11 +347,16 @@ mod tests {
                 assert_eq!(lanes[l].to_bits(), powi(x, n).to_bits(), "{x}^{n}");
             }
         }
-        assert_eq!(super::super::light::integer_power(16.0), Some(16));
-        assert_eq!(super::super::light::integer_power(16.5), None);
-        assert_eq!(super::super::light::integer_power(0.0), None);
-        assert_eq!(super::super::light::integer_power(257.0), None);
-        assert_eq!(super::super::light::integer_power(f32::NAN), None);
+        use super::super::light::half_power_int;
+        assert_eq!(half_power_int(16.0), Some(8));
+        assert_eq!(half_power_int(2.0), Some(1));
+        assert_eq!(half_power_int(256.0), Some(128));
+        assert_eq!(half_power_int(15.0), None);
+        assert_eq!(half_power_int(16.5), None);
+        assert_eq!(half_power_int(1.0), None);
+        assert_eq!(half_power_int(0.0), None);
+        assert_eq!(half_power_int(258.0), None);
+        assert_eq!(half_power_int(f32::NAN), None);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use super::fog::vertex_fog_factor;
 use super::key::{DrawOptions, LightKind, TexKey, TexSource};
-use super::light::{LightSums, Surface, assemble, integer_power, lights};
+use super::light::{LightSums, Surface, assemble, half_power, half_power_int, lights};
 use super::math::{Real, dot3, normalize3, rows, sat, upper3, xform3, xform4};
 use super::output::VertexOutput;
 use super::point::point_size;
@@ -271,8 +271,8 @@ impl ReferenceVertex {
                 p,
                 n: has_normal.then_some(n),
                 specular: specular.then(|| st.rs_bool(R::LocalViewer).then(|| normalize3(p))),
-                power: mat.power,
-                power_int: integer_power(mat.power),
+                half_power: half_power(mat.power),
+                half_power_int: half_power_int(mat.power),
             };
             let mut sums = LightSums::zero(0.0f32);
             let kinds: Vec<LightKind> = self

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use super::fog::{VertexFog, vertex_fog_factor};
 use super::key::{BlendKey, ColorSource, FfpVertexKey, LightKind, TexKey, TexSource};
-use super::light::{LightSums, Surface, assemble, integer_power, lights};
+use super::light::{LightSums, Surface, assemble, half_power, half_power_int, lights};
 use super::math::{Real, V, k4, normalize3, sat, sat4, xform3, xform4};
 use super::output::{OutputLayout, RowSpread, VertexBatches, VertexOutput};
 use super::point::point_size;
@@ -278,8 +278,8 @@ impl FfpVertexProgram {
                     p,
                     n: if key.normal { Some(n) } else { None },
                     specular: if lk.specular { Some(viewer) } else { None },
-                    power: x.k(c.power),
-                    power_int: integer_power(c.power),
+                    half_power: x.k(half_power(c.power)),
+                    half_power_int: half_power_int(c.power),
                 };
                 let mut sums = LightSums::zero(x);
                 lights(&self.lights, &c.lights, &surf, &mut sums);
