@@ -9,14 +9,17 @@
 //! several set-up parts, and they hold every kind of point: one-pixel and
 //! larger, behind the eye and outside the guard band, cut by user clip
 //! planes and the scissor, overlapping on one pixel (submission order),
-//! NaN positions, and repeated indices.
+//! NaN positions, and repeated indices. Point rows in raster order (as
+//! S6's) make the runs of consecutive pixels that tiles gather in one step
+//! (`raster::SPAN`), whole, cut by the scissor or a tile's half band, and
+//! on pixels already taken.
 
 // `% n == 0` is a coin flip, not maths to name.
 #![allow(clippy::manual_is_multiple_of)]
 
 use glam::{Mat4, Vec3};
 use warp9::api::{STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA};
-use warp9::state::{Cull, Light, LightType, Material, TransformType, ZBufferType};
+use warp9::state::{Blend, Cull, Light, LightType, Material, TransformType, ZBufferType};
 use warp9::vertex::{DeclType, DeclUsage, VertexElement};
 use warp9::{
     ClearFlags, Device, DeviceDesc, DriverType, FeatureLevel, Format, Fvf, Pool, PrimitiveType,
@@ -296,6 +299,80 @@ fn point_clouds_equal_reference() {
         );
         for (threads, simd) in runs {
             let got = scene(DriverType::Warp, threads, simd, seed);
+            let first = got.iter().zip(&want).position(|(a, b)| a != b);
+            assert!(
+                first.is_none(),
+                "seed {seed}, {threads} threads, {simd:?}: first difference at {first:?}"
+            );
+        }
+    }
+}
+
+/// Rows of one-pixel points in raster order (as scene S6 lays them out),
+/// each row starting at a random column (some off the target's left
+/// edge), some rows drawn twice in a row (every pixel then taken once in
+/// the tile's batch) and a few stray points between them, alpha-blended
+/// so that each pixel's submission order shows; one draw scissored so
+/// that runs are cut. Returns the colour pixels.
+fn point_rows(driver: DriverType, threads: usize, simd: SimdChoice, seed: u32) -> Vec<u32> {
+    let mut r = Rng(seed);
+    let mut d = device(driver, threads, simd);
+    d.set_render_state(RenderState::Lighting(false));
+    d.set_render_state(RenderState::ZEnable(ZBufferType::False));
+    d.set_render_state(RenderState::AlphaBlendEnable(true));
+    d.set_render_state(RenderState::SrcBlend(Blend::SrcAlpha));
+    d.set_render_state(RenderState::DestBlend(Blend::InvSrcAlpha));
+    d.set_fvf(Fvf::XYZ | Fvf::DIFFUSE).unwrap();
+    for draw in 0..3 {
+        let scissor = draw == 1;
+        d.set_render_state(RenderState::ScissorTestEnable(scissor));
+        if scissor {
+            d.set_scissor_rect(&warp9::state::Rect::new(13, 3, 70, 61))
+                .unwrap();
+        }
+        let mut bytes = Vec::new();
+        let point = |bytes: &mut Vec<u8>, r: &mut Rng, px: i32, py: i32| {
+            let x = (px as f32 + 0.5) / W as f32 * 2.0 - 1.0;
+            let y = 1.0 - (py as f32 + 0.5) / H as f32 * 2.0;
+            for f in [x, y, 0.5] {
+                bytes.extend_from_slice(&f.to_le_bytes());
+            }
+            bytes.extend_from_slice(&r.next().to_le_bytes());
+        };
+        for py in 0..H as i32 {
+            let start = (r.next() % 12) as i32 - 3;
+            let copies = if r.next() % 4 == 0 { 2 } else { 1 };
+            for _ in 0..copies {
+                for px in start..W as i32 {
+                    point(&mut bytes, &mut r, px, py);
+                }
+            }
+            if r.next() % 3 == 0 {
+                let (px, py) = ((r.next() % W) as i32, (r.next() % H) as i32);
+                point(&mut bytes, &mut r, px, py);
+            }
+        }
+        let count = (bytes.len() / 16) as u32;
+        d.draw_primitive_up(PrimitiveType::PointList, count, &bytes, 16)
+            .unwrap();
+    }
+    d.read_surface_argb(&d.back_buffer()).unwrap()
+}
+
+#[test]
+fn point_rows_equal_reference() {
+    // 3 workers: the 2 tile rows split into half bands.
+    let runs = [
+        (1, SimdChoice::Auto),
+        (2, SimdChoice::Auto),
+        (3, SimdChoice::Portable),
+    ];
+    for seed in [5u32, 0xC0FF_EE11] {
+        let want = point_rows(DriverType::Reference, 1, SimdChoice::Auto, seed);
+        let drawn = want.iter().filter(|&&p| p & 0xFF_FFFF != 0).count();
+        assert!(drawn > (W * H) as usize * 9 / 10, "seed {seed}: {drawn}");
+        for (threads, simd) in runs {
+            let got = point_rows(DriverType::Warp, threads, simd, seed);
             let first = got.iter().zip(&want).position(|(a, b)| a != b);
             assert!(
                 first.is_none(),

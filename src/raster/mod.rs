@@ -53,6 +53,18 @@ pub(crate) struct Part {
 /// Marks a bin entry that indexes [`Part::points`].
 pub(crate) const COMPACT: u32 = 1 << 31;
 
+/// Marks the first of [`POINT_GROUP`] compact bin entries (consecutive
+/// records) whose points are consecutive vertices on consecutive pixels
+/// of one pixel row, left to right: a span the tile gathers in one step.
+/// (A part holds fewer than 2^30 points: a draw has at most 2^20 primitives.)
+pub(crate) const SPAN: u32 = 1 << 30;
+
+/// The record or set-up index of a bin entry (without [`COMPACT`] and [`SPAN`]).
+#[inline(always)]
+pub(crate) fn entry_index(entry: u32) -> usize {
+    (entry & !(COMPACT | SPAN)) as usize
+}
+
 /// A point that covers exactly one pixel, in a draw whose points are
 /// gathered (`points`): its pixel and vertex, instead of a [`PrimSetup`]
 /// and constant planes (about 20 times the bytes, written and read back
@@ -356,8 +368,8 @@ fn build_points(
     }
 }
 
-/// Points per group of [`build_point_run`].
-const POINT_GROUP: usize = 8;
+/// Points per group of [`build_point_run`] (and per [`SPAN`]).
+pub(crate) const POINT_GROUP: usize = 8;
 
 /// The tile of a pixel word (`(y << 16) | x`): the word without the low
 /// bits of x and y inside a 64x64 tile.
@@ -408,7 +420,16 @@ fn build_point_run(
                 }
                 let (x, y) = word_pixel(group[0]);
                 let bin = &mut part.bins[bin_index(tiles_x, x, y)];
+                let at = bin.len();
                 bin.extend((first..first + POINT_GROUP as u32).map(|e| e | COMPACT));
+                // Words one apart, all in one tile: one row, x to x + 7.
+                let mut span = true;
+                for (k, &w) in group.iter().enumerate() {
+                    span &= w == group[0] + k as u32;
+                }
+                if span {
+                    bin[at] |= SPAN;
+                }
                 v += POINT_GROUP as u32;
                 continue;
             }

@@ -22,7 +22,7 @@
 //!   gathered (a stamp merges with one bias and one facing).
 
 use super::tile::{Ctx, Sink};
-use super::{COMPACT, Part, TILE_H, TILE_W, snap8};
+use super::{COMPACT, POINT_GROUP, Part, SPAN, TILE_H, TILE_W, entry_index, snap8};
 use crate::geom::{HEADER, VertexBuf};
 use crate::pixel::setup::{Cover, rel, snap};
 use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
@@ -91,7 +91,7 @@ impl Gather {
     #[inline(always)]
     pub(super) fn add(&mut self, part: &Part, part_index: u32, entry: u32, tile: &Rect) -> Added {
         let (x, y, lane_entry) = if entry & COMPACT != 0 {
-            let rec = &part.points[(entry & !COMPACT) as usize];
+            let rec = &part.points[entry_index(entry)];
             if rec.x < tile.left || rec.x >= tile.right || rec.y < tile.top || rec.y >= tile.bottom
             {
                 return Added::Yes;
@@ -99,7 +99,7 @@ impl Gather {
             // The lane keeps the vertex, so the flush reads it directly.
             (rec.x, rec.y, (part_index | COMPACT, rec.v))
         } else {
-            let p = &part.setups[entry as usize];
+            let p = &part.setups[entry_index(entry)];
             let r = p.bbox.intersect(tile);
             if r.is_empty() {
                 return Added::Yes;
@@ -129,6 +129,51 @@ impl Gather {
         self.bits[stamp] |= 1 << lane;
         self.lanes[stamp][lane] = lane_entry;
         Added::Yes
+    }
+
+    /// Gathers the [`POINT_GROUP`] points of the [`SPAN`] that bin entry
+    /// `entry` starts, all at once, and returns true (also when its row is
+    /// outside `tile`: nothing of it is inside); or returns false, having
+    /// gathered nothing, when the span is partly outside `tile` or a pixel
+    /// of it is taken (its points then go one by one through
+    /// [`Gather::add`]). Gathering the span is what `add` does with its
+    /// points in order when each returns [`Added::Yes`].
+    #[inline(always)]
+    pub(super) fn add_span(
+        &mut self,
+        part: &Part,
+        part_index: u32,
+        entry: u32,
+        tile: &Rect,
+    ) -> bool {
+        debug_assert!(entry & SPAN != 0 && entry & COMPACT != 0);
+        let rec = &part.points[entry_index(entry)];
+        if rec.y < tile.top || rec.y >= tile.bottom {
+            return true;
+        }
+        if rec.x < tile.left || rec.x + POINT_GROUP as i32 > tile.right {
+            return false;
+        }
+        let (px, py) = ((rec.x - self.x0) as usize, (rec.y - self.y0) as usize);
+        let pixels = ((1u64 << POINT_GROUP) - 1) << px;
+        let row = &mut self.rows[py];
+        if *row & pixels != 0 {
+            return false;
+        }
+        *row |= pixels;
+        let stamp_row = (py / 2) * STAMP_COLS;
+        let lane_row = (py & 1) * 4;
+        for k in 0..POINT_GROUP {
+            let x = px + k;
+            let stamp = stamp_row + x / 4;
+            let lane = lane_row + (x & 3);
+            if self.bits[stamp] == 0 {
+                self.touched.push(stamp as u16);
+            }
+            self.bits[stamp] |= 1 << lane;
+            self.lanes[stamp][lane] = (part_index | COMPACT, rec.v + k as u32);
+        }
+        true
     }
 
     /// Shades and merges every gathered stamp; returns the samples that

@@ -9,7 +9,7 @@
 //! 68 * (|a| + |b|) < 2^30 of zero (|a|, |b| < 2^23 inside the guard band).
 
 use super::points::{Added, Gather};
-use super::{TILE_H, TILE_W};
+use super::{POINT_GROUP, SPAN, TILE_H, TILE_W};
 use crate::om::{
     FastOm, FastTargets, StampIn, StampRows, merge, merge_fast, merge_fast_packed, merge_fast_rows,
 };
@@ -397,8 +397,15 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
             g.start(tx, ty);
         }
         for (part_index, part) in ctx.parts.iter().enumerate() {
-            for &pi in part.bins.get(t).map_or(&[][..], |b| &b[..]) {
+            let bin = part.bins.get(t).map_or(&[][..], |b| &b[..]);
+            let mut next = 0;
+            while let Some(&pi) = bin.get(next) {
+                next += 1;
                 if let Some(g) = &mut gather {
+                    if pi & SPAN != 0 && g.add_span(part, part_index as u32, pi, &tile) {
+                        next += POINT_GROUP - 1;
+                        continue;
+                    }
                     let added = g.add(part, part_index as u32, pi, &tile);
                     if added == Added::Yes {
                         continue;
