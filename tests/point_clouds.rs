@@ -280,6 +280,24 @@ fn instanced_draw(d: &mut Device, r: &mut Rng, bytes: &[u8], stride: u32) {
     d.set_stream_source_freq(1, 1).unwrap();
 }
 
+/// A Warp scene function's output under each of `runs` (threads, SIMD
+/// backend) for `seed`; asserts each equals `want`, the Reference's.
+fn assert_warp_equals(
+    want: &[u32],
+    runs: &[(usize, SimdChoice)],
+    seed: u32,
+    scene: fn(DriverType, usize, SimdChoice, u32) -> Vec<u32>,
+) {
+    for &(threads, simd) in runs {
+        let got = scene(DriverType::Warp, threads, simd, seed);
+        let first = got.iter().zip(want).position(|(a, b)| a != b);
+        assert!(
+            first.is_none(),
+            "seed {seed}, {threads} threads, {simd:?}: first difference at {first:?}"
+        );
+    }
+}
+
 #[test]
 fn point_clouds_equal_reference() {
     let runs = [
@@ -297,14 +315,7 @@ fn point_clouds_equal_reference() {
             drawn > (W * H) as usize / 4,
             "seed {seed}: only {drawn} pixels drawn"
         );
-        for (threads, simd) in runs {
-            let got = scene(DriverType::Warp, threads, simd, seed);
-            let first = got.iter().zip(&want).position(|(a, b)| a != b);
-            assert!(
-                first.is_none(),
-                "seed {seed}, {threads} threads, {simd:?}: first difference at {first:?}"
-            );
-        }
+        assert_warp_equals(&want, &runs, seed, scene);
     }
 }
 
@@ -371,13 +382,6 @@ fn point_rows_equal_reference() {
         let want = point_rows(DriverType::Reference, 1, SimdChoice::Auto, seed);
         let drawn = want.iter().filter(|&&p| p & 0xFF_FFFF != 0).count();
         assert!(drawn > (W * H) as usize * 9 / 10, "seed {seed}: {drawn}");
-        for (threads, simd) in runs {
-            let got = point_rows(DriverType::Warp, threads, simd, seed);
-            let first = got.iter().zip(&want).position(|(a, b)| a != b);
-            assert!(
-                first.is_none(),
-                "seed {seed}, {threads} threads, {simd:?}: first difference at {first:?}"
-            );
-        }
+        assert_warp_equals(&want, &runs, seed, point_rows);
     }
 }

@@ -121,6 +121,14 @@ impl Gather {
             return Added::Taken;
         }
         *row |= 1 << px;
+        self.put(px, py, lane_entry);
+        Added::Yes
+    }
+
+    /// Puts `lane_entry` in the stamp lane of tile pixel (px, py), whose
+    /// row bit the caller has set.
+    #[inline(always)]
+    fn put(&mut self, px: usize, py: usize, lane_entry: (u32, u32)) {
         let stamp = (py / 2) * STAMP_COLS + px / 4;
         let lane = (py & 1) * 4 + (px & 3);
         if self.bits[stamp] == 0 {
@@ -128,7 +136,6 @@ impl Gather {
         }
         self.bits[stamp] |= 1 << lane;
         self.lanes[stamp][lane] = lane_entry;
-        Added::Yes
     }
 
     /// Gathers the [`POINT_GROUP`] points of the [`SPAN`] that bin entry
@@ -161,17 +168,8 @@ impl Gather {
             return false;
         }
         *row |= pixels;
-        let stamp_row = (py / 2) * STAMP_COLS;
-        let lane_row = (py & 1) * 4;
         for k in 0..POINT_GROUP {
-            let x = px + k;
-            let stamp = stamp_row + x / 4;
-            let lane = lane_row + (x & 3);
-            if self.bits[stamp] == 0 {
-                self.touched.push(stamp as u16);
-            }
-            self.bits[stamp] |= 1 << lane;
-            self.lanes[stamp][lane] = (part_index | COMPACT, rec.v + k as u32);
+            self.put(px + k, py, (part_index | COMPACT, rec.v + k as u32));
         }
         true
     }
