@@ -249,29 +249,28 @@ fn tri<S: Simd>(
             ddx[lanes.clone()].copy_from_slice(&((da1 * dy2 - da2 * dy1) * inv).to_array());
             ddy[lanes].copy_from_slice(&((da2 * dx1 - da1 * dx2) * inv).to_array());
         }
-        // Lane `l` of the window holds input `i` (`l = HEADER + i - start`,
-        // below 16 by the window's construction; masked to keep the
-        // indexing check-free).
-        let lane = |i: usize| (HEADER + i - win.start) & 15;
+        // Lane `HEADER + i - start` of the window holds input `i` (below
+        // 16 by the window's construction; masked to keep the indexing
+        // check-free).
+        let window_plane = |i: usize| {
+            let l = (HEADER + i - win.start) & 15;
+            Plane {
+                a0: a0[l],
+                ddx: ddx[l],
+                ddy: ddy[l],
+            }
+        };
         if flat == 0 {
             // One reservation for all (a sized extend), not a capacity
             // test per push: this is once per triangle.
-            planes.extend(list.iter().map(|&i| Plane {
-                a0: a0[lane(i)],
-                ddx: ddx[lane(i)],
-                ddy: ddy[lane(i)],
-            }));
+            planes.extend(list.iter().map(|&i| window_plane(i)));
         } else {
             let provoking = buf.get(p.provoking);
             for (k, &i) in list.iter().enumerate() {
                 planes.push(if flat & (1 << k) != 0 {
                     Plane::constant(provoking[HEADER + i])
                 } else {
-                    Plane {
-                        a0: a0[lane(i)],
-                        ddx: ddx[lane(i)],
-                        ddy: ddy[lane(i)],
-                    }
+                    window_plane(i)
                 });
             }
         }
