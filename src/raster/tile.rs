@@ -572,6 +572,14 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         count += 1;
     }
     let edges = &edges[..count];
+    // A region of at most 2x4 stamps (a small triangle's usual share of a
+    // tile): its stamps tested and interpolated directly, without the
+    // column and row terms and the 8x8 block classification, whose set-up
+    // costs more than it saves over so few stamps.
+    let (sx0, sy0) = (r.left & !3, r.top & !1);
+    if P::BATCH == 1 && r.right - sx0 <= 8 && r.bottom - sy0 <= 8 {
+        return small(s, ctx, p, pl, edges, (ox, oy), r, fb, out, ip, scratch);
+    }
     // The triangle touches this tile: build its interpolation terms.
     ip.build(s, p, pl, &r);
     let zero = s.splat_i(0);
@@ -637,6 +645,84 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
             bx += 8;
         }
         by += 8;
+    }
+    n
+}
+
+/// [`tri`] over a region `r` of at most 2x4 stamps, for a stage that
+/// shades one stamp at a time: each stamp's coverage from the crossing
+/// `edges` (whose `f0` is at `origin`), and its plane values evaluated
+/// directly with [`Terms`]' operations in its order (`(a0 + ddx * fx) +
+/// ddy * fy`), so the bits are the same. The region's bits always apply:
+/// the edges that accept the whole region were dropped, and they need not
+/// accept the stamps' pixels outside it.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn small<'c, S: Simd, P: PixelStage, K: Sink<S>>(
+    s: S,
+    ctx: &Ctx<'c, P>,
+    p: &PrimSetup,
+    pl: &[Plane],
+    edges: &[PEdge<S::I>],
+    (ox, oy): (i32, i32),
+    r: Rect,
+    fb: &mut K,
+    out: &mut PixelOut<S>,
+    ip: &mut Interp<S>,
+    scratch: &mut P::Scratch<'c, S>,
+) -> u32 {
+    let n_in = pl.len();
+    if ip.vals.len() != n_in {
+        ip.vals.resize(n_in, s.splat(0.0));
+    }
+    let zero = s.splat_i(0);
+    let lx = s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
+    let ly = s.f32s([0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
+    let one = s.splat(1.0);
+    let need_q = p.persp != 0 || ctx.w_fog;
+    let mut n = 0;
+    let mut sy = r.top & !1;
+    while sy < r.bottom {
+        let fy = s.splat(rel(sy, p.oy)) + ly;
+        let mut sx = r.left & !3;
+        while sx < r.right {
+            let mut bits = region_bits(&r, sx, sy);
+            for pe in edges {
+                let f = pe.f0 + pe.a * (sx - ox) + pe.b * (sy - oy);
+                bits &= (s.splat_i(f) + pe.step).gt(zero).bits();
+            }
+            if bits != 0 {
+                let fx = s.splat(rel(sx, p.ox)) + lx;
+                let z = (s.splat(p.z.a0) + s.splat(p.z.ddx) * fx) + s.splat(p.z.ddy) * fy;
+                let wq = if need_q {
+                    one / ((s.splat(p.q.a0) + s.splat(p.q.ddx) * fx) + s.splat(p.q.ddy) * fy)
+                } else {
+                    one
+                };
+                // Zipped slices and a plain loop (no closures: see the simd docs).
+                for (k, (v, plane)) in ip.vals.iter_mut().zip(pl).enumerate() {
+                    let v0 =
+                        (s.splat(plane.a0) + s.splat(plane.ddx) * fx) + s.splat(plane.ddy) * fy;
+                    *v = if p.persp & (1 << k) != 0 { v0 * wq } else { v0 };
+                }
+                n += shade_stamp(
+                    s,
+                    ctx,
+                    p,
+                    pl,
+                    sx,
+                    sy,
+                    bits,
+                    (z, wq),
+                    &ip.vals,
+                    fb,
+                    out,
+                    scratch,
+                );
+            }
+            sx += 4;
+        }
+        sy += 2;
     }
     n
 }
@@ -882,7 +968,28 @@ fn stamp<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         return 0;
     }
     let n = ip.terms.np - 2;
-    let (z, wq) = ip.terms.eval(s, ctx.w_fog, p, x, y, &mut ip.vals[..n]);
+    let zw = ip.terms.eval(s, ctx.w_fog, p, x, y, &mut ip.vals[..n]);
+    shade_stamp(s, ctx, p, pl, x, y, bits, zw, &ip.vals, fb, out, scratch)
+}
+
+/// Shades and merges one stamp of `p` with coverage `bits`, interpolated
+/// depth and `1 / q` `(z, wq)` and inputs `vals`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn shade_stamp<'c, S: Simd, P: PixelStage, K: Sink<S>>(
+    s: S,
+    ctx: &Ctx<'c, P>,
+    p: &PrimSetup,
+    pl: &[Plane],
+    x: i32,
+    y: i32,
+    bits: u32,
+    (z, wq): (S::F, S::F),
+    vals: &[S::F],
+    fb: &mut K,
+    out: &mut PixelOut<S>,
+    scratch: &mut P::Scratch<'c, S>,
+) -> u32 {
     let attrs = AttrPlanes {
         planes: pl,
         persp: p.persp,
@@ -893,22 +1000,10 @@ fn stamp<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         coverage: s.mask_from_bits(bits),
         front: p.front,
         w: if p.persp != 0 { wq } else { s.splat(1.0) },
-        inputs: &ip.vals,
+        inputs: vals,
     };
     ctx.stage.shade(s, &st, &attrs, out, scratch);
-    finish(
-        s,
-        ctx,
-        (p.bias, p.front),
-        x,
-        y,
-        bits,
-        z,
-        wq,
-        &ip.vals,
-        out,
-        fb,
-    )
+    finish(s, ctx, (p.bias, p.front), x, y, bits, z, wq, vals, out, fb)
 }
 
 /// Stamps interpolated but not yet shaded, all of one primitive, for a
