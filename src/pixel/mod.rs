@@ -27,8 +27,10 @@ pub const BATCH: usize = crate::shader::exec::simd::BATCH;
 
 use crate::simd::{FloatV, Simd};
 
-/// `a0 + ddx * fx + ddy * fy` over a primitive.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// `a0 + ddx * fx + ddy * fy` over a primitive. (`repr(C)` and `Pod`: the
+/// Warp set-up writes eight planes' records as three vectors.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct Plane {
     /// Value at the plane origin.
     pub a0: f32,

@@ -224,6 +224,7 @@ fn tri<S: Simd>(
         let mut a0 = [0f32; 16];
         let mut ddx = [0f32; 16];
         let mut ddy = [0f32; 16];
+        let dense = win.dense && flat == 0;
         for half in 0..win.halves {
             let at = win.start + 8 * half;
             let load = |row: &[f32], w: f32| {
@@ -244,10 +245,27 @@ fn tri<S: Simd>(
             let v0 = load(vs[0], vs[0][3]);
             let (v1, v2) = (load(vs[1], vs[1][3]), load(vs[2], vs[2][3]));
             let (da1, da2) = (v1 - v0, v2 - v0);
+            let (vx, vy) = ((da1 * dy2 - da2 * dy1) * inv, (da2 * dx1 - da1 * dx2) * inv);
+            if dense {
+                // Lane k is input k: the eight records (a0, ddx, ddy)
+                // interleaved in registers and appended whole, the ones
+                // past the list cut off again (a fixed-size copy; picking
+                // the lanes back out of memory one by one waited on the
+                // vector stores).
+                let [r0, r1, r2] = s.interleave3(v0, vx, vy);
+                let mut recs = [Plane::default(); 8];
+                let floats: &mut [f32] = bytemuck::cast_slice_mut(&mut recs);
+                r0.store(&mut floats[..8]);
+                r1.store(&mut floats[8..16]);
+                r2.store(&mut floats[16..24]);
+                planes.extend_from_slice(&recs);
+                planes.truncate(attr_off as usize + n_in);
+                break;
+            }
             let lanes = 8 * half..8 * half + 8;
             a0[lanes.clone()].copy_from_slice(&v0.to_array());
-            ddx[lanes.clone()].copy_from_slice(&((da1 * dy2 - da2 * dy1) * inv).to_array());
-            ddy[lanes].copy_from_slice(&((da2 * dx1 - da1 * dx2) * inv).to_array());
+            ddx[lanes.clone()].copy_from_slice(&vx.to_array());
+            ddy[lanes].copy_from_slice(&vy.to_array());
         }
         // Lane `HEADER + i - start` of the window holds input `i` (below
         // 16 by the window's construction; masked to keep the indexing
@@ -260,7 +278,9 @@ fn tri<S: Simd>(
                 ddy: ddy[l],
             }
         };
-        if flat == 0 {
+        if dense {
+            // Appended above.
+        } else if flat == 0 {
             // One reservation for all (a sized extend), not a capacity
             // test per push: this is once per triangle.
             planes.extend(list.iter().map(|&i| window_plane(i)));
@@ -438,6 +458,10 @@ struct InputWindow {
     start: usize,
     /// Vectors of 8 floats the window spans (1 or 2).
     halves: usize,
+    /// The list is the window's first lanes in order (input `k` of the
+    /// list in lane `k`, at most 8): the planes' records come out of the
+    /// vectors in list order.
+    dense: bool,
 }
 
 /// The [`InputWindow`] of `list` in rows of `stride` floats, if any.
@@ -445,8 +469,10 @@ fn input_window(list: &[usize], stride: usize) -> Option<InputWindow> {
     let first = *list.iter().min()?;
     let last = *list.iter().max()?;
     let start = HEADER + first;
+    let dense = list.len() <= 8 && list.iter().enumerate().all(|(k, &i)| i == first + k);
     (last - first < 16 && HEADER + last < stride).then_some(InputWindow {
         start,
         halves: if last - first < 8 { 1 } else { 2 },
+        dense,
     })
 }

@@ -115,6 +115,22 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
         }
         t.map(|row| self.f32s(row))
     }
+    /// The triples `(a[i], b[i], c[i])` of lanes 0..8 one after another:
+    /// element `3i + j` of the 24 lies in result `(3i + j) / 8`, lane
+    /// `(3i + j) % 8` (eight planes' (a0, ddx, ddy) as their records lie).
+    #[inline(always)]
+    fn interleave3(self, a: Self::F, b: Self::F, c: Self::F) -> [Self::F; 3] {
+        let src = [a.to_array(), b.to_array(), c.to_array()];
+        let mut o = [0f32; 24];
+        for (k, x) in o.iter_mut().enumerate() {
+            *x = src[k % 3][k / 3];
+        }
+        let mut v = [[0f32; 8]; 3];
+        for (k, row) in v.iter_mut().enumerate() {
+            row.copy_from_slice(&o[8 * k..8 * k + 8]);
+        }
+        [self.f32s(v[0]), self.f32s(v[1]), self.f32s(v[2])]
+    }
     /// The four texels of a bilinear footprint: `[w(r0 + x0), w(r0 + x1),
     /// w(r1 + x0), w(r1 + x1)]` for `rows = [r0, r1]` and `x = [x0, x1]`,
     /// each as [`Simd::gather_u32`] reads it. Where every lane's `x1` is

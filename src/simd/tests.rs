@@ -549,3 +549,28 @@ fn transpose8_swaps_rows_and_lanes() {
         assert_eq!(dispatch(backend, Transpose), want, "{backend:?}");
     }
 }
+
+/// `interleave3` of three vectors whose every value is distinct.
+struct Interleave;
+
+impl Kernel for Interleave {
+    type Output = Vec<f32>;
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> Vec<f32> {
+        let v = |base: f32| s.f32s(std::array::from_fn(|i| base + i as f32));
+        let out = s.interleave3(v(100.0), v(200.0), v(300.0));
+        out.iter().flat_map(|v| v.to_array()).collect()
+    }
+}
+
+#[test]
+fn interleave3_lays_triples_one_after_another() {
+    // Element 3i + j is lane i of source j: 100+i, 200+i, 300+i in turn.
+    let want: Vec<f32> = (0..8)
+        .flat_map(|i| [100.0 + i as f32, 200.0 + i as f32, 300.0 + i as f32])
+        .collect();
+    assert_eq!(want[..6], [100.0, 200.0, 300.0, 101.0, 201.0, 301.0]);
+    for backend in [Backend::Portable, Backend::new(true)] {
+        assert_eq!(dispatch(backend, Interleave), want, "{backend:?}");
+    }
+}

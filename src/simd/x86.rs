@@ -238,6 +238,38 @@ impl Simd for Avx2 {
         ])
     }
     #[inline(always)]
+    fn interleave3(self, a: AF, b: AF, c: AF) -> [AF; 3] {
+        // Result k's lane j takes element (8k + j) / 3 of a, b or c: one
+        // lane permutation per source, then two blends picking each lane's
+        // source ((8k + j) % 3).
+        // (No closure: one would be compiled outside the AVX2 context.)
+        avx!({
+            let i0 = _mm256_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2);
+            let i1 = _mm256_setr_epi32(2, 3, 3, 3, 4, 4, 4, 5);
+            let i2 = _mm256_setr_epi32(5, 5, 6, 6, 6, 7, 7, 7);
+            let (a0, b0, c0) = (
+                _mm256_permutevar8x32_ps(a.0, i0),
+                _mm256_permutevar8x32_ps(b.0, i0),
+                _mm256_permutevar8x32_ps(c.0, i0),
+            );
+            let (a1, b1, c1) = (
+                _mm256_permutevar8x32_ps(a.0, i1),
+                _mm256_permutevar8x32_ps(b.0, i1),
+                _mm256_permutevar8x32_ps(c.0, i1),
+            );
+            let (a2, b2, c2) = (
+                _mm256_permutevar8x32_ps(a.0, i2),
+                _mm256_permutevar8x32_ps(b.0, i2),
+                _mm256_permutevar8x32_ps(c.0, i2),
+            );
+            [
+                AF(_mm256_blend_ps::<0x24>(_mm256_blend_ps::<0x92>(a0, b0), c0)),
+                AF(_mm256_blend_ps::<0x49>(_mm256_blend_ps::<0x24>(a1, b1), c1)),
+                AF(_mm256_blend_ps::<0x92>(_mm256_blend_ps::<0x49>(a2, b2), c2)),
+            ]
+        })
+    }
+    #[inline(always)]
     fn gather_u32_quad(self, words: &[u32], rows: [AI; 2], x: [AI; 2]) -> [AI; 4] {
         let len = words.len().min(i32::MAX as usize) as i32;
         let (i0, j0) = (rows[0] + x[0], rows[1] + x[0]);
