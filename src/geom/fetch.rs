@@ -208,8 +208,8 @@ fn fetch_vertex(
 const FETCH_CHUNK: usize = 4096;
 
 /// Decodes `count` vertices into a buffer whose vertex `k` is source
-/// vertex `index(k)`'s, held in `data` (cleared first; passing the last
-/// draw's floats reuses their allocation). Chunks of vertices decode in
+/// vertex `index(k)`'s, held in `data` (every float rewritten; passing
+/// the last draw's floats reuses their allocation). Chunks of vertices decode in
 /// parallel on `pool`: each row depends on its own vertex only.
 pub(crate) fn fetch_all(
     decl: &VertexDeclaration,
@@ -223,7 +223,9 @@ pub(crate) fn fetch_all(
     use rayon::prelude::*;
     let stride = layout.stride();
     let targets = layout.targets(decl);
-    data.clear();
+    // Not cleared: `fetch_vertex` writes every float of every row, so
+    // only growth needs filling (zeroing the whole buffer first was a
+    // serial pass over it in every draw).
     data.resize(count * stride, 0.0);
     if stride == 0 {
         return VertexBuf { stride, data };
