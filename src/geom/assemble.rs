@@ -50,6 +50,39 @@ pub(crate) fn assemble(kind: PrimitiveType, count: u32, map: &[u32], out: &mut V
     }
 }
 
+/// Triangles of a list per task of [`assemble_on`].
+const ASSEMBLE_CHUNK: usize = 16384;
+
+/// [`assemble`], with a large triangle list assembled in parallel on
+/// `pool` (each triangle reads only its own three positions, so the list
+/// is the same for any split).
+pub(crate) fn assemble_on(
+    kind: PrimitiveType,
+    count: u32,
+    map: &[u32],
+    out: &mut Vec<Prim>,
+    pool: Option<&rayon::ThreadPool>,
+) {
+    use rayon::prelude::*;
+    let n = count as usize;
+    match pool {
+        Some(pool) if kind == PrimitiveType::TriangleList && n >= 2 * ASSEMBLE_CHUNK => {
+            let map = &map[..3 * n];
+            pool.install(|| {
+                out.par_extend(
+                    map.par_chunks_exact(3)
+                        .with_min_len(ASSEMBLE_CHUNK)
+                        .map(|t| Prim::Tri {
+                            v: [t[0], t[1], t[2]],
+                            provoking: t[0],
+                        }),
+                )
+            })
+        }
+        _ => assemble(kind, count, map, out),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,6 +126,43 @@ mod tests {
                 v: [11, 12],
                 provoking: 11,
                 last: true
+            }
+        );
+    }
+
+    #[test]
+    fn a_large_list_assembled_on_a_pool_is_the_serial_list() {
+        // Enough triangles for several tasks, with a tail past the last
+        // whole chunk, after an existing primitive the list must follow.
+        let n = 5 * ASSEMBLE_CHUNK as u32 + 7;
+        let map: Vec<u32> = (0..3 * n)
+            .map(|i| i.wrapping_mul(2_654_435_761) >> 7)
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let mut serial = vec![Prim::Point(9)];
+        assemble(PrimitiveType::TriangleList, n, &map, &mut serial);
+        let mut parallel = vec![Prim::Point(9)];
+        assemble_on(
+            PrimitiveType::TriangleList,
+            n,
+            &map,
+            &mut parallel,
+            Some(&pool),
+        );
+        assert_eq!(parallel.len(), n as usize + 1);
+        assert_eq!(parallel, serial);
+        assert_eq!(
+            parallel[n as usize],
+            Prim::Tri {
+                v: [
+                    map[3 * n as usize - 3],
+                    map[3 * n as usize - 2],
+                    map[3 * n as usize - 1]
+                ],
+                provoking: map[3 * n as usize - 3]
             }
         );
     }

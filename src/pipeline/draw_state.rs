@@ -33,7 +33,7 @@ use crate::ffp::{
     DrawOptions, FfpInputLayout, FfpPixelCache, FfpPixelConsts, FfpPixelKey, FfpState,
     FfpVertexCache, FfpVertexConsts, StageTexture,
 };
-use crate::geom::assemble::assemble;
+use crate::geom::assemble::{assemble, assemble_on};
 use crate::geom::clip::clip_pretransformed;
 use crate::geom::fetch::{FetchLayout, StreamView, fetch_all};
 use crate::geom::{ATTR_DIFFUSE, ATTR_SPECULAR, ATTR_TEX0, HEADER, Prim, VertexBuf};
@@ -355,7 +355,13 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         let mut prims = std::mem::take(&mut d.pipeline.prims);
         prims.clear();
         prims.reserve(call.primitive_count as usize);
-        assemble(call.primitive, call.primitive_count, &map, &mut prims);
+        assemble_on(
+            call.primitive,
+            call.primitive_count,
+            &map,
+            &mut prims,
+            pool.as_deref(),
+        );
         let prims = clip_pretransformed(&mut buf, prims);
         let mut var = Varyings::default();
         if ps3 {
