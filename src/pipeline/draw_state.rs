@@ -315,7 +315,8 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         // vertices at most), each once, with the offsets as the map.
         let slack = |n: usize| 2 * n + 64;
         let mut numbers = Vec::new();
-        let dense = dense_indices(&call, slack).or_else(|| {
+        let reuse = std::mem::take(&mut d.pipeline.index_map);
+        let dense = dense_indices(&call, slack, reuse).or_else(|| {
             numbers = vertex_numbers(&call);
             let (lo, hi) = numbers
                 .iter()
@@ -362,6 +363,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
             &mut prims,
             pool.as_deref(),
         );
+        d.pipeline.index_map = map;
         let prims = clip_pretransformed(&mut buf, prims);
         let mut var = Varyings::default();
         if ps3 {
@@ -669,7 +671,7 @@ fn distinct_vertices(call: &DrawCall) -> (Vec<u32>, Option<Vec<u32>>) {
         return ((0..n).map(|i| start_vertex.wrapping_add(i)).collect(), None);
     }
     // Dense: transform the whole range.
-    if let Some((lo, hi, map)) = dense_indices(call, |n| n + 64) {
+    if let Some((lo, hi, map)) = dense_indices(call, |n| n + 64, Vec::new()) {
         return ((lo..=hi).collect(), Some(map));
     }
     let numbers = vertex_numbers(call);

@@ -73,6 +73,9 @@ pub(crate) struct Pipeline {
     pub(crate) vertex_data: Vec<f32>,
     /// The last draw's assembled primitives, kept for the same reason.
     pub(crate) prims: Vec<crate::geom::Prim>,
+    /// The last pre-transformed indexed draw's vertex offsets, kept for
+    /// the same reason.
+    pub(crate) index_map: Vec<u32>,
     /// The last vertex-processed draw's outcodes (or point words), kept
     /// for the same reason.
     pub(crate) codes: Vec<u32>,
@@ -127,8 +130,14 @@ impl Pipeline {
 /// The range is the one validation found (`Indices::range`), so the
 /// indices are read once, for the offsets, instead of into a list of
 /// vertex numbers walked twice more; this runs before the draw's parallel
-/// phases, so its time is the whole frame's.
-fn dense_indices(call: &DrawCall, slack: impl Fn(usize) -> usize) -> Option<(u32, u32, Vec<u32>)> {
+/// phases, so its time is the whole frame's. The offsets go into `out`
+/// (emptied first: passing the last draw's reuses its allocation, whose
+/// fresh pages would otherwise fault on every draw).
+fn dense_indices(
+    call: &DrawCall,
+    slack: impl Fn(usize) -> usize,
+    mut out: Vec<u32>,
+) -> Option<(u32, u32, Vec<u32>)> {
     let VertexSource::Indexed(ix) = &call.source else {
         return None;
     };
@@ -146,28 +155,29 @@ fn dense_indices(call: &DrawCall, slack: impl Fn(usize) -> usize) -> Option<(u32
     let raw = &ix.bytes[start..start + n * size];
     // Aligned indices (the common case) are read as a slice of integers,
     // a loop the compiler vectorises; the byte form is the fallback.
-    let offsets = if ix.index32 {
+    out.clear();
+    if ix.index32 {
         match bytemuck::try_cast_slice::<u8, u32>(raw) {
             Ok(words) if cfg!(target_endian = "little") => {
-                words.iter().map(|&v| v - raw_lo).collect()
+                out.extend(words.iter().map(|&v| v - raw_lo))
             }
-            _ => raw
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) - raw_lo)
-                .collect(),
+            _ => out.extend(
+                raw.chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) - raw_lo),
+            ),
         }
     } else {
         match bytemuck::try_cast_slice::<u8, u16>(raw) {
             Ok(halves) if cfg!(target_endian = "little") => {
-                halves.iter().map(|&v| u32::from(v) - raw_lo).collect()
+                out.extend(halves.iter().map(|&v| u32::from(v) - raw_lo))
             }
-            _ => raw
-                .chunks_exact(2)
-                .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])) - raw_lo)
-                .collect(),
+            _ => out.extend(
+                raw.chunks_exact(2)
+                    .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])) - raw_lo),
+            ),
         }
-    };
-    Some((lo, hi, offsets))
+    }
+    Some((lo, hi, out))
 }
 
 /// Reads the draw's index list (or vertex numbers) into source vertex numbers.
