@@ -169,38 +169,118 @@ impl FetchLayout {
     }
 }
 
-/// Decodes vertex `index` of the streams into `out` (`layout.stride()`
-/// floats); `targets` is [`FetchLayout::targets`].
-fn fetch_vertex(
-    decl: &VertexDeclaration,
-    streams: &[Option<StreamView>],
-    layout: &FetchLayout,
-    targets: &[Option<usize>],
-    index: u32,
-    out: &mut [f32],
-) {
-    out[..HEADER].fill(0.0);
-    for (k, a) in layout.attrs.iter().enumerate() {
-        out[HEADER + 4 * k..HEADER + 4 * k + 4].copy_from_slice(&a.2);
-    }
-    out[4] = f32::NAN; // no per-vertex point size
-    for (e, target) in decl.elements().iter().zip(targets) {
-        let Some(Some(sv)) = streams.get(e.stream as usize) else {
-            continue;
-        };
-        let at = sv.offset + index as usize * sv.stride + e.offset as usize;
-        let v = read_element(&sv.bytes, at, e.decl_type);
-        match (e.usage, e.usage_index, target) {
-            (DeclUsage::PositionT, 0, _) => {
-                out[..4].copy_from_slice(&v);
-                if out[3] == 0.0 {
-                    out[3] = 1.0;
-                }
-            }
-            (DeclUsage::PSize, 0, _) => out[4] = v[0],
-            (_, _, Some(t)) => out[*t..*t + 4].copy_from_slice(&v),
-            _ => {}
+/// Where a decoded element goes in a row.
+#[derive(Clone, Copy, Debug)]
+enum Dest {
+    /// The position header (x, y, z, rhw; rhw 0 reads as 1).
+    Position,
+    /// The header's point size.
+    PointSize,
+    /// The attribute at this float of the row.
+    Attr(usize),
+}
+
+/// One declaration element a draw's rows read: its stream's bytes, where
+/// vertex 0's element starts, the stream stride, its type and destination.
+#[derive(Clone, Copy, Debug)]
+struct Read<'a> {
+    bytes: &'a [u8],
+    base: usize,
+    stride: usize,
+    decl_type: DeclType,
+    dest: Dest,
+}
+
+/// A draw's fetch, resolved once: the row every vertex starts from
+/// (defaults, and no per-vertex point size) and the elements to decode
+/// into it (those with a stream and a destination), so the per-vertex
+/// loop neither searches the layout nor looks streams up.
+#[derive(Debug)]
+struct Plan<'a> {
+    template: Vec<f32>,
+    reads: Vec<Read<'a>>,
+}
+
+impl<'a> Plan<'a> {
+    fn new(
+        decl: &VertexDeclaration,
+        streams: &'a [Option<StreamView>],
+        layout: &FetchLayout,
+    ) -> Plan<'a> {
+        let mut template = vec![0.0; layout.stride()];
+        for (k, a) in layout.attrs.iter().enumerate() {
+            template[HEADER + 4 * k..HEADER + 4 * k + 4].copy_from_slice(&a.2);
         }
+        template[4] = f32::NAN; // no per-vertex point size
+        let mut reads = Vec::new();
+        for (e, target) in decl.elements().iter().zip(layout.targets(decl)) {
+            let Some(Some(sv)) = streams.get(e.stream as usize) else {
+                continue;
+            };
+            let dest = match (e.usage, e.usage_index, target) {
+                (DeclUsage::PositionT, 0, _) => Dest::Position,
+                (DeclUsage::PSize, 0, _) => Dest::PointSize,
+                (_, _, Some(t)) => Dest::Attr(t),
+                _ => continue,
+            };
+            reads.push(Read {
+                bytes: &sv.bytes[..],
+                base: sv.offset + e.offset as usize,
+                stride: sv.stride,
+                decl_type: e.decl_type,
+                dest,
+            });
+        }
+        Plan { template, reads }
+    }
+
+    /// Decodes vertex `index` into `out` (a row of the template's length).
+    #[inline]
+    fn fetch(&self, index: u32, out: &mut [f32]) {
+        out.copy_from_slice(&self.template);
+        for r in &self.reads {
+            let at = r.base + index as usize * r.stride;
+            let v = read_fast(r.bytes, at, r.decl_type)
+                .unwrap_or_else(|| read_element(r.bytes, at, r.decl_type));
+            match r.dest {
+                Dest::Position => {
+                    out[..4].copy_from_slice(&v);
+                    if out[3] == 0.0 {
+                        out[3] = 1.0;
+                    }
+                }
+                Dest::PointSize => out[4] = v[0],
+                Dest::Attr(t) => out[t..t + 4].copy_from_slice(&v),
+            }
+        }
+    }
+}
+
+/// [`read_element`] of the common types when the element lies wholly
+/// inside `b` (one bounds check instead of one per byte); None otherwise.
+#[inline(always)]
+fn read_fast(b: &[u8], at: usize, t: DeclType) -> Option<[f32; 4]> {
+    let f = |w: &[u8], i: usize| {
+        f32::from_le_bytes([w[4 * i], w[4 * i + 1], w[4 * i + 2], w[4 * i + 3]])
+    };
+    match t {
+        DeclType::Float4 => {
+            let w = b.get(at..at + 16)?;
+            Some([f(w, 0), f(w, 1), f(w, 2), f(w, 3)])
+        }
+        DeclType::Float3 => {
+            let w = b.get(at..at + 12)?;
+            Some([f(w, 0), f(w, 1), f(w, 2), 1.0])
+        }
+        DeclType::Float2 => {
+            let w = b.get(at..at + 8)?;
+            Some([f(w, 0), f(w, 1), 0.0, 1.0])
+        }
+        DeclType::D3dColor => {
+            let w = b.get(at..at + 4)?;
+            Some([w[2], w[1], w[0], w[3]].map(|c| c as f32 / 255.0))
+        }
+        _ => None,
     }
 }
 
@@ -222,7 +302,7 @@ pub(crate) fn fetch_all(
 ) -> VertexBuf {
     use rayon::prelude::*;
     let stride = layout.stride();
-    let targets = layout.targets(decl);
+    let plan = Plan::new(decl, streams, layout);
     // Not cleared: `fetch_vertex` writes every float of every row, so
     // only growth needs filling (zeroing the whole buffer first was a
     // serial pass over it in every draw).
@@ -233,7 +313,7 @@ pub(crate) fn fetch_all(
     let decode = |(chunk, rows): (usize, &mut [f32])| {
         for (k, row) in rows.chunks_exact_mut(stride).enumerate() {
             let i = index(chunk * FETCH_CHUNK + k);
-            fetch_vertex(decl, streams, layout, &targets, i, row);
+            plan.fetch(i, row);
         }
     };
     match pool {
@@ -248,4 +328,84 @@ pub(crate) fn fetch_all(
             .for_each(decode),
     }
     VertexBuf { stride, data }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vertex::VertexElement;
+
+    fn f32s(v: &[f32]) -> Vec<u8> {
+        v.iter().flat_map(|f| f.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn the_fast_reads_equal_the_general_decoder_and_decline_a_short_stream() {
+        let mut b = f32s(&[1.5, -2.0, 0.25, 8.0]);
+        b.extend([0x10, 0x80, 0xFF, 0x40]);
+        for (t, at) in [
+            (DeclType::Float4, 0),
+            (DeclType::Float3, 0),
+            (DeclType::Float2, 4),
+            (DeclType::D3dColor, 16),
+        ] {
+            assert_eq!(read_fast(&b, at, t), Some(read_element(&b, at, t)), "{t:?}");
+        }
+        // D3DCOLOR is stored b, g, r, a.
+        assert_eq!(
+            read_fast(&b, 16, DeclType::D3dColor),
+            Some([1.0, 128.0 / 255.0, 16.0 / 255.0, 64.0 / 255.0])
+        );
+        assert_eq!(read_fast(&b, 8, DeclType::Float4), None);
+        assert_eq!(read_fast(&b, 17, DeclType::D3dColor), None);
+        assert_eq!(read_fast(&b, 0, DeclType::Short2), None);
+    }
+
+    #[test]
+    fn rows_hold_the_decoded_elements_over_the_layouts_defaults() {
+        // Vertex: POSITIONT (rhw 0), D3DCOLOR diffuse, FLOAT2 tex0; 24 bytes.
+        let decl = VertexDeclaration::new(
+            vec![
+                VertexElement::new(0, 0, DeclType::Float4, DeclUsage::PositionT, 0),
+                VertexElement::new(0, 16, DeclType::D3dColor, DeclUsage::Color, 0),
+                VertexElement::new(0, 20, DeclType::Float2, DeclUsage::TexCoord, 0),
+            ],
+            0,
+        );
+        let mut bytes = f32s(&[10.0, 20.0, 0.5, 0.0]);
+        bytes.extend([0, 0, 255, 255]);
+        bytes.extend(f32s(&[0.75]));
+        // Vertex 1 is cut after its colour: its texture coordinate's
+        // second float lies past the stream and reads 0.
+        bytes.extend(f32s(&[1.0, 2.0, 0.0, 4.0]));
+        bytes.extend([255, 0, 0, 0]);
+        bytes.extend(f32s(&[9.0, 5.0]));
+        bytes.truncate(24 + 24);
+        let streams = [Some(StreamView {
+            bytes: Arc::new(bytes),
+            offset: 0,
+            stride: 24,
+        })];
+        let layout = FetchLayout::legacy(&decl);
+        let buf = fetch_all(&decl, &streams, &layout, 3, |k| k as u32, Vec::new(), None);
+        assert_eq!(buf.stride, HEADER + 12);
+        let row = |i: u32| buf.get(i).to_vec();
+        let r0 = row(0);
+        assert_eq!(&r0[..4], &[10.0, 20.0, 0.5, 1.0], "rhw 0 reads 1");
+        assert!(r0[4].is_nan(), "no point size");
+        assert_eq!(&r0[5..9], &[1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(&r0[9..13], &[0.0; 4], "specular default");
+        // The element overlaps the next vertex (the declaration says so):
+        // its second float is vertex 1's x.
+        assert_eq!(&r0[13..17], &[0.75, 1.0, 0.0, 1.0]);
+        let r1 = row(1);
+        assert_eq!(&r1[..4], &[1.0, 2.0, 0.0, 4.0]);
+        assert_eq!(&r1[5..9], &[0.0, 0.0, 1.0, 0.0]);
+        assert_eq!(&r1[13..17], &[9.0, 0.0, 0.0, 1.0]);
+        // Vertex 2 lies wholly past the stream: every element reads 0
+        // (rhw then 1), the defaults stay where no element is read.
+        let r2 = row(2);
+        assert_eq!(&r2[..4], &[0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(&r2[5..9], &[0.0; 4]);
+    }
 }
