@@ -43,11 +43,14 @@ pub(crate) fn ceil_div(n: i64, d: i64) -> i64 {
     -((-n).div_euclid(d))
 }
 
-/// One triangle edge: inside where `a * px + b * py + c > 0`.
+/// One triangle edge: inside where `a * px + b * py + c > 0`. `a` and
+/// `b` are 16.8 coordinate differences, below 2^23 in magnitude inside the
+/// guard band (i32, so the record a tile reads back is 16 bytes an edge
+/// smaller); `c` needs 64 bits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Edge {
-    pub(crate) a: i64,
-    pub(crate) b: i64,
+    pub(crate) a: i32,
+    pub(crate) b: i32,
     pub(crate) c: i64,
 }
 
@@ -58,8 +61,8 @@ impl Edge {
         let top_left = dy < 0 || (dy == 0 && dx > 0);
         let c = dy * i64::from(xa) - dx * i64::from(ya);
         Edge {
-            a: -dy,
-            b: dx,
+            a: -dy as i32,
+            b: dx as i32,
             c: ceil_div(c + i64::from(top_left), 256),
         }
     }
@@ -67,7 +70,7 @@ impl Edge {
     /// The edge function at pixel (px, py).
     #[inline(always)]
     pub(crate) fn at(&self, px: i64, py: i64) -> i64 {
-        self.a * px + self.b * py + self.c
+        i64::from(self.a) * px + i64::from(self.b) * py + self.c
     }
 }
 

@@ -217,6 +217,12 @@ fn bin(bins: &mut [Vec<u32>], tiles_x: i32, bbox: &Rect, entry: u32) {
     if bbox.is_empty() {
         return;
     }
+    let (tx0, ty0) = (bbox.left / TILE_W, bbox.top / TILE_H);
+    // The usual case of a small triangle: one tile, no loop.
+    if tx0 == (bbox.right - 1) / TILE_W && ty0 == (bbox.bottom - 1) / TILE_H {
+        bins[(ty0 * tiles_x + tx0) as usize].push(entry);
+        return;
+    }
     for ty in bbox.top / TILE_H..=(bbox.bottom - 1) / TILE_H {
         for tx in bbox.left / TILE_W..=(bbox.right - 1) / TILE_W {
             bins[(ty * tiles_x + tx) as usize].push(entry);

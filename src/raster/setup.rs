@@ -22,6 +22,8 @@ struct Pending {
     x: [i32; 3],
     y: [i32; 3],
     front: bool,
+    /// Twice the area in 16.8 units squared (positive: clockwise order).
+    area: i64,
     bbox: Rect,
     /// Original (unswapped) vertex order, for wireframe edges.
     orig: [u32; 3],
@@ -172,6 +174,7 @@ fn cull_and_edges(
         x,
         y,
         front,
+        area: area.abs(),
         bbox,
         orig,
     })
@@ -202,8 +205,8 @@ fn tri<S: Simd>(
         (y[2] - y[0]) as f32 * (1.0 / 256.0),
     ];
     let [dx1, dy1, dx2, dy2] = d.map(|v| s.splat(v));
-    let a = (i64::from(x[1]) - i64::from(x[0])) * (i64::from(y[2]) - i64::from(y[0]))
-        - (i64::from(x[2]) - i64::from(x[0])) * (i64::from(y[1]) - i64::from(y[0]));
+    // The area of the clockwise order, computed once by the culling.
+    let a = p.area;
     let inv_s = 1.0 / (a as f32 * (1.0 / 65536.0));
     let inv = s.splat(inv_s);
     let vs = [buf.get(p.v[0]), buf.get(p.v[1]), buf.get(p.v[2])];

@@ -554,15 +554,16 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     let mut count = 0;
     for ed in e {
         let f = ed.at(r.left.into(), r.top.into());
-        let min = f + ed.a.min(0) * w + ed.b.min(0) * h;
-        let max = f + ed.a.max(0) * w + ed.b.max(0) * h;
+        let (ea, eb) = (i64::from(ed.a), i64::from(ed.b));
+        let min = f + ea.min(0) * w + eb.min(0) * h;
+        let max = f + ea.max(0) * w + eb.max(0) * h;
         if max <= 0 {
             return 0;
         }
         if min > 0 {
             continue;
         }
-        let (a, b) = (ed.a as i32, ed.b as i32);
+        let (a, b) = (ed.a, ed.b);
         edges[count] = PEdge {
             a,
             b,
