@@ -303,7 +303,7 @@ pub(crate) fn fetch_all(
     use rayon::prelude::*;
     let stride = layout.stride();
     let plan = Plan::new(decl, streams, layout);
-    // Not cleared: `fetch_vertex` writes every float of every row, so
+    // Not cleared: `Plan::fetch` writes every float of every row, so
     // only growth needs filling (zeroing the whole buffer first was a
     // serial pass over it in every draw).
     data.resize(count * stride, 0.0);

@@ -217,14 +217,15 @@ fn bin(bins: &mut [Vec<u32>], tiles_x: i32, bbox: &Rect, entry: u32) {
     if bbox.is_empty() {
         return;
     }
-    let (tx0, ty0) = (bbox.left / TILE_W, bbox.top / TILE_H);
+    let (tx0, tx1) = (bbox.left / TILE_W, (bbox.right - 1) / TILE_W);
+    let (ty0, ty1) = (bbox.top / TILE_H, (bbox.bottom - 1) / TILE_H);
     // The usual case of a small triangle: one tile, no loop.
-    if tx0 == (bbox.right - 1) / TILE_W && ty0 == (bbox.bottom - 1) / TILE_H {
+    if tx0 == tx1 && ty0 == ty1 {
         bins[(ty0 * tiles_x + tx0) as usize].push(entry);
         return;
     }
-    for ty in bbox.top / TILE_H..=(bbox.bottom - 1) / TILE_H {
-        for tx in bbox.left / TILE_W..=(bbox.right - 1) / TILE_W {
+    for ty in ty0..=ty1 {
+        for tx in tx0..=tx1 {
             bins[(ty * tiles_x + tx) as usize].push(entry);
         }
     }

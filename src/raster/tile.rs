@@ -457,7 +457,7 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
 }
 
 /// How many bin entries ahead [`tiles`] prefetches a primitive's record
-/// and planes (S2, one thread, median ms/frame: 43.4-44.5 without, 42.5-43.4
+/// and planes (S2, one thread, median ms/frame: 43.7-44.5 without, 42.5-43.4
 /// at 16; 8 measured about the same).
 const PREFETCH_AHEAD: usize = 16;
 
