@@ -364,7 +364,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
             pool.as_deref(),
         );
         d.pipeline.index_map = map;
-        let prims = clip_pretransformed(&mut buf, prims);
+        let prims = clip_pretransformed(&mut buf, prims, pool.as_deref());
         let mut var = Varyings::default();
         if ps3 {
             // Output slot k is attribute k (see `vs_out`).
