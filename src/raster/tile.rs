@@ -721,11 +721,14 @@ fn small<'c, S: Simd, P: PixelStage, K: Sink<S>>(
                 } else {
                     one
                 };
-                // Zipped slices and a plain loop (no closures: see the simd docs).
-                for (k, (v, plane)) in ip.vals.iter_mut().zip(pl).enumerate() {
-                    let v0 =
-                        (s.splat(plane.a0) + s.splat(plane.ddx) * fx) + s.splat(plane.ddy) * fy;
-                    *v = if p.persp & (1 << k) != 0 { v0 * wq } else { v0 };
+                if p.persp == 0 {
+                    affine_inputs(s, &mut ip.vals, pl, fx, fy);
+                } else {
+                    // Zipped slices and a plain loop (no closures: see the simd docs).
+                    for (k, (v, plane)) in ip.vals.iter_mut().zip(pl).enumerate() {
+                        let v0 = plane_at(s, plane, fx, fy);
+                        *v = if p.persp & (1 << k) != 0 { v0 * wq } else { v0 };
+                    }
                 }
                 n += shade_stamp(
                     s,
@@ -747,6 +750,34 @@ fn small<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         sy += 2;
     }
     n
+}
+
+/// Plane `pl` at pixel offsets (fx, fy) from its origin: `(a0 + ddx * fx)
+/// + ddy * fy`, [`Terms`]' operations in its order.
+#[inline(always)]
+fn plane_at<S: Simd>(s: S, pl: &Plane, fx: S::F, fy: S::F) -> S::F {
+    (s.splat(pl.a0) + s.splat(pl.ddx) * fx) + s.splat(pl.ddy) * fy
+}
+
+/// [`small`]'s inputs of a primitive without perspective: every plane at
+/// (fx, fy), the colour-only stage's four unrolled (no per-plane
+/// perspective test and loop step: they were a third of this loop's
+/// instructions in the small-triangle scene S2).
+#[inline(always)]
+fn affine_inputs<S: Simd>(s: S, vals: &mut [S::F], pl: &[Plane], fx: S::F, fy: S::F) {
+    if let (Ok(v4), Some(p4)) = (
+        <&mut [S::F; 4]>::try_from(&mut *vals),
+        pl.first_chunk::<4>(),
+    ) {
+        v4[0] = plane_at(s, &p4[0], fx, fy);
+        v4[1] = plane_at(s, &p4[1], fx, fy);
+        v4[2] = plane_at(s, &p4[2], fx, fy);
+        v4[3] = plane_at(s, &p4[3], fx, fy);
+    } else {
+        for (v, plane) in vals.iter_mut().zip(pl) {
+            *v = plane_at(s, plane, fx, fy);
+        }
+    }
 }
 
 /// A fully covered 8x8 block of one primitive, for [`full_block`].
