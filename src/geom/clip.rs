@@ -310,4 +310,55 @@ mod tests {
         assert!(xs.iter().all(|&x| x <= GUARD));
         assert!(xs.contains(&8192.0));
     }
+
+    /// A large buffer's common-case test on a pool gives the serial
+    /// verdict: every primitive kept when all vertices are usable and
+    /// inside, and the one naming a bad vertex (NaN, rhw 0, or outside the
+    /// guard band) dropped or clipped, wherever in the buffer it lies.
+    #[test]
+    fn the_parallel_common_case_test_is_the_serial_one() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let n = 3 * 5000;
+        let stride = 6;
+        let grid = |bad: Option<(usize, usize, f32)>| {
+            let mut data = Vec::with_capacity(n * stride);
+            for v in 0..n {
+                data.extend([(v % 100) as f32, (v / 100) as f32, 0.5, 1.0, 0.0, 0.25]);
+            }
+            if let Some((v, c, x)) = bad {
+                data[v * stride + c] = x;
+            }
+            VertexBuf { stride, data }
+        };
+        let prims: Vec<Prim> = (0..n as u32 / 3)
+            .map(|t| Prim::Tri {
+                v: [3 * t, 3 * t + 1, 3 * t + 2],
+                provoking: 3 * t,
+            })
+            .collect();
+        for bad in [
+            None,
+            Some((11_999, 0, f32::NAN)),
+            Some((4, 3, 0.0)),
+            Some((8_193, 1, -9000.0)),
+        ] {
+            let (mut serial, mut parallel) = (grid(bad), grid(bad));
+            let a = clip_pretransformed(&mut serial, prims.clone(), None);
+            let b = clip_pretransformed(&mut parallel, prims.clone(), Some(&pool));
+            assert_eq!(a, b, "{bad:?}");
+            let bits = |b: &VertexBuf| b.data.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert!(
+                bits(&serial) == bits(&parallel),
+                "{bad:?}: the appended vertices differ"
+            );
+            match bad {
+                None => assert_eq!(a, prims),
+                Some((_, 1, _)) => assert!(a.len() > prims.len() - 1),
+                Some(_) => assert_eq!(a.len(), prims.len() - 1),
+            }
+        }
+    }
 }
