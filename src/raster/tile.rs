@@ -715,9 +715,9 @@ fn small<'c, S: Simd, P: PixelStage, K: Sink<S>>(
             }
             if bits != 0 {
                 let fx = s.splat(rel(sx, p.ox)) + lx;
-                let z = (s.splat(p.z.a0) + s.splat(p.z.ddx) * fx) + s.splat(p.z.ddy) * fy;
+                let z = plane_at(s, &p.z, fx, fy);
                 let wq = if need_q {
-                    one / ((s.splat(p.q.a0) + s.splat(p.q.ddx) * fx) + s.splat(p.q.ddy) * fy)
+                    one / plane_at(s, &p.q, fx, fy)
                 } else {
                     one
                 };
