@@ -9,36 +9,6 @@ use raster_support::*;
 use warp9::state::{Blend, BlendOp, CmpFunc, Cull, FillMode, ShadeMode, StencilOp};
 use warp9::{ClearFlags, Device, DriverType, Format, PrimitiveType, RenderState, SimdChoice};
 
-/// The Warp configurations each differential test compares with
-/// Reference: one thread and two on the CPU's backend, and the portable one.
-const WARP_RUNS: [(usize, SimdChoice); 3] = [
-    (1, SimdChoice::Auto),
-    (2, SimdChoice::Auto),
-    (1, SimdChoice::Portable),
-];
-
-struct Rng(u32);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        self.next() % n
-    }
-    fn f(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (self.next() >> 8) as f32 / (1 << 24) as f32 * (hi - lo)
-    }
-    fn pick<T: Copy>(&mut self, s: &[T]) -> T {
-        s[self.below(s.len() as u32) as usize]
-    }
-}
-
 fn coord(r: &mut Rng, size: f32) -> f32 {
     match r.below(40) {
         0 => f32::NAN,
@@ -71,16 +41,6 @@ fn random_vertex(r: &mut Rng, size: f32) -> V {
     }
 }
 
-const ALL_CMP: [CmpFunc; 8] = [
-    CmpFunc::Never,
-    CmpFunc::Less,
-    CmpFunc::Equal,
-    CmpFunc::LessEqual,
-    CmpFunc::Greater,
-    CmpFunc::NotEqual,
-    CmpFunc::GreaterEqual,
-    CmpFunc::Always,
-];
 const BLENDS: [Blend; 12] = [
     Blend::Zero,
     Blend::One,

@@ -553,6 +553,10 @@ pub(crate) struct FastTargets<'a> {
     /// Words per row.
     dpw: usize,
     cpw: usize,
+    /// The last stamp column and row inside both views (see
+    /// [`FastTargets::holds_region`]); -1 when there is none.
+    max_x: i32,
+    max_y: i32,
 }
 
 impl<'a> FastTargets<'a> {
@@ -580,11 +584,24 @@ impl<'a> FastTargets<'a> {
         } else {
             (None, 0)
         };
+        // A stamp at (x, y) reads four words of rows y and y + 1 from
+        // column x: the last column inside every view's pitch, the last row
+        // whose next row is whole in every view (a partial last row is left
+        // to `holds`, which can be exact about it).
+        let mut pitch = cpw;
+        let mut rows = color.len() / cpw.max(1);
+        if let Some(d) = depth.as_deref() {
+            pitch = pitch.min(dpw);
+            rows = rows.min(d.len() / dpw.max(1));
+        }
+        let bound = |n: usize, less: usize| i32::try_from(n).map_or(i32::MAX, |n| n) - less as i32;
         Some(FastTargets {
             depth,
             color,
             dpw,
             cpw,
+            max_x: bound(pitch, 4),
+            max_y: bound(rows, 2),
         })
     }
 
@@ -620,6 +637,24 @@ impl<'a> FastTargets<'a> {
         ]
     }
 
+    /// The depth and RT0 words of stamp (x, y) (band-relative y), which
+    /// the caller has checked with [`FastTargets::holds`] (directly, or as
+    /// part of a region whose corner stamps it holds).
+    #[inline(always)]
+    pub(crate) fn stamp_rows(&mut self, x: usize, y: usize) -> StampRows<'_> {
+        let ci = y * self.cpw + x;
+        let (c0, c1) = self.color.split_at_mut(ci + self.cpw);
+        let depth = self.depth.as_deref_mut().map(|depth| {
+            let di = y * self.dpw + x;
+            let (d0, d1) = depth.split_at_mut(di + self.dpw);
+            [quad(&mut d0[di..]), quad(d1)]
+        });
+        StampRows {
+            depth,
+            color: [quad(&mut c0[ci..]), quad(c1)],
+        }
+    }
+
     /// Prefetches the cache lines of columns `x0..x1` of every row of the
     /// views (the next tile's pixels, while the current tile is shaded):
     /// a tile's first touch of each row otherwise waits on memory.
@@ -628,6 +663,15 @@ impl<'a> FastTargets<'a> {
         if let Some(d) = self.depth.as_deref() {
             prefetch_view(d, self.dpw, x0, x1);
         }
+    }
+
+    /// Whether every stamp from (x0, y0) to (x1, y1) (band-relative rows,
+    /// x0 <= x1, y0 <= y1) lies inside both views: [`FastTargets::holds`]
+    /// for the box's first and last stamps, in four comparisons against
+    /// bounds found when the views were made.
+    #[inline(always)]
+    pub(crate) fn holds_region(&self, x0: i32, y0: i32, x1: i32, y1: i32) -> bool {
+        x0 >= 0 && y0 >= 0 && x1 <= self.max_x && y1 <= self.max_y
     }
 
     /// Whether stamp (x, y) (band-relative y) lies inside both views.
@@ -687,18 +731,7 @@ pub(crate) fn merge_fast<S: Simd>(
     inp: &StampIn<S>,
     t: &mut FastTargets<'_>,
 ) -> u32 {
-    let (x, y) = (inp.x as usize, inp.y as usize);
-    let ci = y * t.cpw + x;
-    let (c0, c1) = t.color.split_at_mut(ci + t.cpw);
-    let depth = t.depth.as_deref_mut().map(|depth| {
-        let di = y * t.dpw + x;
-        let (d0, d1) = depth.split_at_mut(di + t.dpw);
-        [quad(&mut d0[di..]), quad(d1)]
-    });
-    let rows = StampRows {
-        depth,
-        color: [quad(&mut c0[ci..]), quad(c1)],
-    };
+    let rows = t.stamp_rows(inp.x as usize, inp.y as usize);
     let live = s.mask_from_bits(inp.live);
     merge_fast_rows::<S, false, true>(s, f, f.func, out, live, inp.z, inp.bias, None, rows)
 }

@@ -71,6 +71,19 @@ pub(super) trait Sink<S: Simd> {
     ) -> Option<u32> {
         None
     }
+    /// Shades and merges a triangle's small region (see [`small`]) on a
+    /// path of this sink's own; None when it has none or the region's
+    /// stamps are not inside its views.
+    #[inline(always)]
+    fn small_region<'c, P: PixelStage>(
+        &mut self,
+        _s: S,
+        _g: &Region<'_, 'c, S, P>,
+        _vals: &mut Vec<S::F>,
+        _scratch: &mut P::Scratch<'c, S>,
+    ) -> Option<u32> {
+        None
+    }
 }
 
 /// The general merger on the band's targets.
@@ -117,6 +130,16 @@ impl<S: Simd> Sink<S> for Fast<'_> {
         }
     }
     #[inline(always)]
+    fn small_region<'c, P: PixelStage>(
+        &mut self,
+        s: S,
+        g: &Region<'_, 'c, S, P>,
+        vals: &mut Vec<S::F>,
+        scratch: &mut P::Scratch<'c, S>,
+    ) -> Option<u32> {
+        self.small_region_fast(s, g, vals, scratch)
+    }
+    #[inline(always)]
     fn full_block<'c, P: PixelStage>(
         &mut self,
         s: S,
@@ -149,6 +172,63 @@ impl<S: Simd> Sink<S> for Fast<'_> {
             (false, false) => block_func::<S, P, false, false>(s, &b, f, t, scratch),
             (true, true) => block_func::<S, P, true, true>(s, &b, f, t, scratch),
             (true, false) => block_func::<S, P, true, false>(s, &b, f, t, scratch),
+        })
+    }
+}
+
+impl Fast<'_> {
+    /// [`Sink::small_region`] for the fast path.
+    #[inline(always)]
+    fn small_region_fast<'c, S: Simd, P: PixelStage>(
+        &mut self,
+        s: S,
+        g: &Region<'_, 'c, S, P>,
+        vals: &mut Vec<S::F>,
+        scratch: &mut P::Scratch<'c, S>,
+    ) -> Option<u32> {
+        let [(x0, y0), (x1, y1)] = g.stamps();
+        if !self.t.holds_region(x0, y0 - self.y0, x1, y1 - self.y0) {
+            return None;
+        }
+        let p = g.p;
+        let f = &self.f;
+        // A primitive of constant depth has it at every pixel: `(a0 + 0 *
+        // fx) + 0 * fy` is `a0` (or +-0 when `a0` is a zero, which
+        // quantise alike).
+        let constant = p.z.ddx == 0.0 && p.z.ddy == 0.0;
+        let flat = if f.has_depth() && constant {
+            Some(f.quantize(s, s.splat(p.z.a0), p.bias))
+        } else {
+            None
+        };
+        let zclip = f.z_clip()
+            && !if constant {
+                unit(p.z.a0)
+            } else {
+                g.depth_inside()
+            };
+        let (func, t, y0) = (f.func(), &mut self.t, self.y0);
+        let out = PixelOut::new(s);
+        Some(if zclip {
+            let mut m = FastRegion::<S, true> {
+                f,
+                func,
+                t,
+                y0,
+                flat,
+                out,
+            };
+            small_fast(s, g, vals, &mut m, scratch)
+        } else {
+            let mut m = FastRegion::<S, false> {
+                f,
+                func,
+                t,
+                y0,
+                flat,
+                out,
+            };
+            small_fast(s, g, vals, &mut m, scratch)
         })
     }
 }
@@ -600,7 +680,19 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     // costs more than it saves over so few stamps.
     let (sx0, sy0) = (r.left & !3, r.top & !1);
     if P::BATCH == 1 && r.right - sx0 <= 8 && r.bottom - sy0 <= 8 {
-        return small(s, ctx, p, pl, edges, (ox, oy), r, fb, out, ip, scratch);
+        let region = Region {
+            ctx,
+            p,
+            pl,
+            edges,
+            origin: (ox, oy),
+            r,
+        };
+        if let Some(n) = fb.small_region(s, &region, &mut ip.vals, scratch) {
+            return n;
+        }
+        let mut m = Merged { fb, out };
+        return small(s, &region, &mut ip.vals, &mut m, scratch);
     }
     // The triangle touches this tile: build its interpolation terms.
     ip.build(s, p, pl, &r);
@@ -671,31 +763,203 @@ fn tri<'c, S: Simd, P: PixelStage, K: Sink<S>>(
     n
 }
 
-/// [`tri`] over a region `r` of at most 2x4 stamps, for a stage that
-/// shades one stamp at a time: each stamp's coverage from the crossing
-/// `edges` (whose `f0` is at `origin`), and its plane values evaluated
-/// directly with [`Terms`]' operations in its order (`(a0 + ddx * fx) +
-/// ddy * fy`), so the bits are the same. The region's bits always apply:
-/// the edges that accept the whole region were dropped, and they need not
-/// accept the stamps' pixels outside it.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn small<'c, S: Simd, P: PixelStage, K: Sink<S>>(
-    s: S,
-    ctx: &Ctx<'c, P>,
-    p: &PrimSetup,
-    pl: &[Plane],
-    edges: &[PEdge<S::I>],
-    (ox, oy): (i32, i32),
+/// A triangle's region of at most 2x4 stamps in one tile, for [`small`].
+pub(super) struct Region<'a, 'c, S: Simd, P> {
+    ctx: &'a Ctx<'c, P>,
+    p: &'a PrimSetup,
+    pl: &'a [Plane],
+    /// The edges crossing the region, their `f0` at `origin`.
+    edges: &'a [PEdge<S::I>],
+    origin: (i32, i32),
     r: Rect,
-    fb: &mut K,
-    out: &mut PixelOut<S>,
-    ip: &mut Interp<S>,
+}
+
+impl<S: Simd, P> Region<'_, '_, S, P> {
+    /// The region's first and last stamps (pixel x, y of their lane 0).
+    #[inline(always)]
+    fn stamps(&self) -> [(i32, i32); 2] {
+        let r = &self.r;
+        [
+            (r.left & !3, r.top & !1),
+            ((r.right - 1) & !3, (r.bottom - 1) & !1),
+        ]
+    }
+
+    /// Whether the primitive's depth, as [`small`] interpolates it, lies
+    /// in [0, 1] at every lane of the region's stamps, judged from the
+    /// corners of their box: `(a0 + ddx * fx) + ddy * fy` is monotonic in
+    /// `fx` and in `fy` (every rounded operation is), so it lies between
+    /// its corner values. Non-finite corners fail.
+    #[inline(always)]
+    fn depth_inside(&self) -> bool {
+        let (z, p) = (&self.p.z, self.p);
+        let [(x0, y0), (x1, y1)] = self.stamps();
+        let (fx0, fx1) = (rel(x0, p.ox), rel(x1, p.ox) + 3.0);
+        let (fy0, fy1) = (rel(y0, p.oy), rel(y1, p.oy) + 1.0);
+        let (c0, c1) = (z.a0 + z.ddx * fx0, z.a0 + z.ddx * fx1);
+        unit(c0 + z.ddy * fy0)
+            & unit(c0 + z.ddy * fy1)
+            & unit(c1 + z.ddy * fy0)
+            & unit(c1 + z.ddy * fy1)
+    }
+}
+
+/// Whether `v` lies in [0, 1] (not NaN).
+#[inline(always)]
+fn unit(v: f32) -> bool {
+    (0.0..=1.0).contains(&v)
+}
+
+/// Where [`small`] sends each covered stamp: shaded and merged.
+trait StampSink<'c, S: Simd, P: PixelStage> {
+    /// Shades and merges stamp (x, y) of the region's primitive with
+    /// coverage `bits`, depth and `1 / q` `(z, wq)` and inputs `vals`.
+    #[allow(clippy::too_many_arguments)]
+    fn put(
+        &mut self,
+        s: S,
+        g: &Region<'_, 'c, S, P>,
+        at: (i32, i32),
+        bits: u32,
+        zw: (S::F, S::F),
+        vals: &[S::F],
+        scratch: &mut P::Scratch<'c, S>,
+    ) -> u32;
+}
+
+/// [`small`]'s stamps through [`shade_stamp`] into any sink.
+struct Merged<'a, K, O> {
+    fb: &'a mut K,
+    out: &'a mut O,
+}
+
+impl<'c, S: Simd, P: PixelStage, K: Sink<S>> StampSink<'c, S, P> for Merged<'_, K, PixelOut<S>> {
+    #[inline(always)]
+    fn put(
+        &mut self,
+        s: S,
+        g: &Region<'_, 'c, S, P>,
+        (x, y): (i32, i32),
+        bits: u32,
+        zw: (S::F, S::F),
+        vals: &[S::F],
+        scratch: &mut P::Scratch<'c, S>,
+    ) -> u32 {
+        shade_stamp(
+            s, g.ctx, g.p, g.pl, x, y, bits, zw, vals, self.fb, self.out, scratch,
+        )
+    }
+}
+
+/// [`small`]'s stamps merged by the fast path on a region whose stamps lie
+/// inside the views (checked once, at its corner stamps), with the depth
+/// function `func` (a constant where the caller passes one). `ZCLIP`
+/// false: the region's depth is known to lie in [0, 1]. `flat`: the
+/// primitive's quantised depth when it is the same at every pixel. The
+/// same operations per stamp as [`shade_stamp`] and [`merge_fast`], so
+/// the same bytes.
+struct FastRegion<'a, 'b, S: Simd, const ZCLIP: bool> {
+    f: &'a FastOm,
+    func: CmpFunc,
+    t: &'a mut FastTargets<'b>,
+    /// First surface row of the band.
+    y0: i32,
+    flat: Option<S::I>,
+    out: PixelOut<S>,
+}
+
+impl<'c, S: Simd, P: PixelStage, const ZCLIP: bool> StampSink<'c, S, P>
+    for FastRegion<'_, '_, S, ZCLIP>
+{
+    #[inline(always)]
+    fn put(
+        &mut self,
+        s: S,
+        g: &Region<'_, 'c, S, P>,
+        (x, y): (i32, i32),
+        bits: u32,
+        (z, wq): (S::F, S::F),
+        vals: &[S::F],
+        scratch: &mut P::Scratch<'c, S>,
+    ) -> u32 {
+        let p = g.p;
+        let live = s.mask_from_bits(bits);
+        let st = Stamp {
+            x,
+            y,
+            coverage: live,
+            front: p.front,
+            w: if p.persp != 0 { wq } else { s.splat(1.0) },
+            inputs: vals,
+        };
+        let attrs = AttrPlanes {
+            planes: g.pl,
+            persp: p.persp,
+        };
+        let (f, func, flat) = (self.f, self.func, self.flat);
+        let out = &mut self.out;
+        let rows = self.t.stamp_rows(x as usize, (y - self.y0) as usize);
+        if P::PACKS {
+            if let Some(word) = g.ctx.stage.shade_packed(s, &st, &attrs, out, scratch) {
+                return merge_fast_packed::<S, ZCLIP>(
+                    s, f, func, word, live, z, p.bias, flat, rows,
+                );
+            }
+        } else {
+            g.ctx.stage.shade(s, &st, &attrs, out, scratch);
+        }
+        let (z, bias) = merged_depth(s, p.bias, out, z);
+        let flat = if out.depth.is_none() { flat } else { None };
+        if P::SATURATES {
+            merge_fast_rows::<S, true, ZCLIP>(s, f, func, out, live, z, bias, flat, rows)
+        } else {
+            merge_fast_rows::<S, false, ZCLIP>(s, f, func, out, live, z, bias, flat, rows)
+        }
+    }
+}
+
+/// [`small`] into a [`FastRegion`] with the common depth functions as
+/// constants (the others as a value).
+#[inline(always)]
+fn small_fast<'c, S: Simd, P: PixelStage, const ZCLIP: bool>(
+    s: S,
+    g: &Region<'_, 'c, S, P>,
+    vals: &mut Vec<S::F>,
+    m: &mut FastRegion<'_, '_, S, ZCLIP>,
     scratch: &mut P::Scratch<'c, S>,
 ) -> u32 {
+    match m.func {
+        CmpFunc::LessEqual => {
+            m.func = CmpFunc::LessEqual;
+            small(s, g, vals, m, scratch)
+        }
+        CmpFunc::Less => {
+            m.func = CmpFunc::Less;
+            small(s, g, vals, m, scratch)
+        }
+        _ => small(s, g, vals, m, scratch),
+    }
+}
+
+/// [`tri`] over a region of at most 2x4 stamps, for a stage that shades
+/// one stamp at a time: each stamp's coverage from the crossing edges,
+/// and its plane values evaluated directly with [`Terms`]' operations in
+/// its order (`(a0 + ddx * fx) + ddy * fy`), so the bits are the same.
+/// The region's bits always apply: the edges that accept the whole region
+/// were dropped, and they need not accept the stamps' pixels outside it.
+#[inline(always)]
+fn small<'c, S: Simd, P: PixelStage, M: StampSink<'c, S, P>>(
+    s: S,
+    g: &Region<'_, 'c, S, P>,
+    vals: &mut Vec<S::F>,
+    m: &mut M,
+    scratch: &mut P::Scratch<'c, S>,
+) -> u32 {
+    let (ctx, p, pl, r) = (g.ctx, g.p, g.pl, &g.r);
+    let (ox, oy) = g.origin;
     let n_in = pl.len();
-    if ip.vals.len() != n_in {
-        ip.vals.resize(n_in, s.splat(0.0));
+    if vals.len() != n_in {
+        vals.resize(n_in, s.splat(0.0));
     }
     let zero = s.splat_i(0);
     let lx = s.f32s([0.0, 1.0, 2.0, 3.0, 0.0, 1.0, 2.0, 3.0]);
@@ -708,8 +972,8 @@ fn small<'c, S: Simd, P: PixelStage, K: Sink<S>>(
         let fy = s.splat(rel(sy, p.oy)) + ly;
         let mut sx = r.left & !3;
         while sx < r.right {
-            let mut bits = region_bits(&r, sx, sy);
-            for pe in edges {
+            let mut bits = region_bits(r, sx, sy);
+            for pe in g.edges {
                 let f = pe.f0 + pe.a * (sx - ox) + pe.b * (sy - oy);
                 bits &= (s.splat_i(f) + pe.step).gt(zero).bits();
             }
@@ -722,28 +986,15 @@ fn small<'c, S: Simd, P: PixelStage, K: Sink<S>>(
                     one
                 };
                 if p.persp == 0 {
-                    affine_inputs(s, &mut ip.vals, pl, fx, fy);
+                    affine_inputs(s, vals, pl, fx, fy);
                 } else {
                     // Zipped slices and a plain loop (no closures: see the simd docs).
-                    for (k, (v, plane)) in ip.vals.iter_mut().zip(pl).enumerate() {
+                    for (k, (v, plane)) in vals.iter_mut().zip(pl).enumerate() {
                         let v0 = plane_at(s, plane, fx, fy);
                         *v = if p.persp & (1 << k) != 0 { v0 * wq } else { v0 };
                     }
                 }
-                n += shade_stamp(
-                    s,
-                    ctx,
-                    p,
-                    pl,
-                    sx,
-                    sy,
-                    bits,
-                    (z, wq),
-                    &ip.vals,
-                    fb,
-                    out,
-                    scratch,
-                );
+                n += m.put(s, g, (sx, sy), bits, (z, wq), vals, scratch);
             }
             sx += 4;
         }

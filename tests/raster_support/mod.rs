@@ -1,6 +1,7 @@
 //! Shared helpers of the rasterizer tests: devices, pre-transformed vertices, readback.
 #![allow(dead_code)]
 
+use warp9::state::CmpFunc;
 use warp9::{
     ClearFlags, Device, DeviceDesc, DriverType, FeatureLevel, Format, Fvf, PrimitiveType,
     RenderState, SimdChoice,
@@ -129,3 +130,50 @@ pub fn tri(d: &mut Device, p: [(f32, f32); 3], color: u32) {
     let vs: Vec<V> = p.iter().map(|&(x, y)| v(x, y, 0.5, color)).collect();
     draw(d, PrimitiveType::TriangleList, &vs);
 }
+
+/// The Warp configurations each differential test compares with
+/// Reference: one thread and two on the CPU's backend, and the portable one.
+pub const WARP_RUNS: [(usize, SimdChoice); 3] = [
+    (1, SimdChoice::Auto),
+    (2, SimdChoice::Auto),
+    (1, SimdChoice::Portable),
+];
+
+/// A xorshift generator: the same draws on every run.
+pub struct Rng(pub u32);
+
+impl Rng {
+    /// The next 32 random bits.
+    pub fn next(&mut self) -> u32 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.0 = x;
+        x
+    }
+    /// A value in 0..n.
+    pub fn below(&mut self, n: u32) -> u32 {
+        self.next() % n
+    }
+    /// A value in [lo, hi).
+    pub fn f(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (self.next() >> 8) as f32 / (1 << 24) as f32 * (hi - lo)
+    }
+    /// One element of `s`.
+    pub fn pick<T: Copy>(&mut self, s: &[T]) -> T {
+        s[self.below(s.len() as u32) as usize]
+    }
+}
+
+/// Every depth and stencil comparison.
+pub const ALL_CMP: [CmpFunc; 8] = [
+    CmpFunc::Never,
+    CmpFunc::Less,
+    CmpFunc::Equal,
+    CmpFunc::LessEqual,
+    CmpFunc::Greater,
+    CmpFunc::NotEqual,
+    CmpFunc::GreaterEqual,
+    CmpFunc::Always,
+];
