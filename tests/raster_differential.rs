@@ -386,14 +386,7 @@ fn fast_path_states_equal_reference() {
         }
         for (threads, simd) in WARP_RUNS {
             let got = go(DriverType::Warp, threads, simd, 10);
-            assert!(
-                got.0 == want.0,
-                "seed {seed}: colour differs ({threads}, {simd:?})"
-            );
-            assert!(
-                got.1 == want.1,
-                "seed {seed}: depth differs ({threads}, {simd:?})"
-            );
+            assert_same_bytes(&format!("seed {seed} ({threads}, {simd:?})"), &got, &want);
         }
     }
     // Most seeds must change pixels, or the comparison proves little.
@@ -677,14 +670,7 @@ fn constant_depth_layers_equal_reference() {
         }
         for (threads, simd) in WARP_RUNS {
             let got = go(seed, DriverType::Warp, threads, simd);
-            assert!(
-                got.0 == want.0,
-                "seed {seed}: colour differs ({threads}, {simd:?})"
-            );
-            assert!(
-                got.1 == want.1,
-                "seed {seed}: depth differs ({threads}, {simd:?})"
-            );
+            assert_same_bytes(&format!("seed {seed} ({threads}, {simd:?})"), &got, &want);
         }
     }
     assert!(drawn >= 8, "only {drawn} of 12 layer scenes drew anything");

@@ -123,14 +123,7 @@ fn small_triangle_grids_equal_reference() {
         }
         for (threads, simd) in WARP_RUNS {
             let got = scene(seed, DriverType::Warp, threads, simd);
-            assert!(
-                got.0 == want.0,
-                "seed {seed}: colour differs ({threads}, {simd:?})"
-            );
-            assert!(
-                got.1 == want.1,
-                "seed {seed}: depth differs ({threads}, {simd:?})"
-            );
+            assert_same_bytes(&format!("seed {seed} ({threads}, {simd:?})"), &got, &want);
         }
     }
     assert!(drawn >= 18, "only {drawn} of 24 grid scenes drew anything");

@@ -896,25 +896,25 @@ impl<'c, S: Simd, P: PixelStage, const ZCLIP: bool> StampSink<'c, S, P>
             planes: g.pl,
             persp: p.persp,
         };
-        let (f, func, flat) = (self.f, self.func, self.flat);
-        let out = &mut self.out;
         let rows = self.t.stamp_rows(x as usize, (y - self.y0) as usize);
-        if P::PACKS {
-            if let Some(word) = g.ctx.stage.shade_packed(s, &st, &attrs, out, scratch) {
-                return merge_fast_packed::<S, ZCLIP>(
-                    s, f, func, word, live, z, p.bias, flat, rows,
-                );
-            }
-        } else {
-            g.ctx.stage.shade(s, &st, &attrs, out, scratch);
-        }
-        let (z, bias) = merged_depth(s, p.bias, out, z);
-        let flat = if out.depth.is_none() { flat } else { None };
-        if P::SATURATES {
-            merge_fast_rows::<S, true, ZCLIP>(s, f, func, out, live, z, bias, flat, rows)
-        } else {
-            merge_fast_rows::<S, false, ZCLIP>(s, f, func, out, live, z, bias, flat, rows)
-        }
+        let depth = FastDepth {
+            func: self.func,
+            z,
+            bias: p.bias,
+            flat: self.flat,
+        };
+        let stage = g.ctx.stage;
+        shade_fast::<S, P, ZCLIP>(
+            s,
+            stage,
+            &st,
+            &attrs,
+            self.f,
+            &depth,
+            rows,
+            &mut self.out,
+            scratch,
+        )
     }
 }
 
@@ -1205,21 +1205,60 @@ fn block_stamp<'c, S: Simd, P: PixelStage, const ZCLIP: bool, const AFFINE: bool
         planes: b.pl,
         persp: p.persp,
     };
+    let depth = FastDepth {
+        func,
+        z,
+        bias: p.bias,
+        flat,
+    };
+    shade_fast::<S, P, ZCLIP>(s, ctx.stage, &st, &attrs, f, &depth, words, out, scratch)
+}
+
+/// A stamp's depth for [`shade_fast`]: the depth function (`FastOm`'s, or
+/// the same value as a constant), the interpolated depth and the
+/// primitive's bias, and the quantised depth when the caller knows it is
+/// the same in every lane.
+struct FastDepth<S: Simd> {
+    func: CmpFunc,
+    z: S::F,
+    bias: f32,
+    flat: Option<S::I>,
+}
+
+/// Shades stamp `st` and merges it on the fast path into `words` (its
+/// coverage the live lanes): RT0 packed by the stage where it offers, the
+/// colour's clamp left out for a saturating stage.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn shade_fast<'c, S: Simd, P: PixelStage, const ZCLIP: bool>(
+    s: S,
+    stage: &'c P,
+    st: &Stamp<'_, S>,
+    attrs: &AttrPlanes<'_>,
+    f: &FastOm,
+    d: &FastDepth<S>,
+    words: StampRows<'_>,
+    out: &mut PixelOut<S>,
+    scratch: &mut P::Scratch<'c, S>,
+) -> u32 {
+    let (func, live) = (d.func, st.coverage);
     if P::PACKS {
-        if let Some(word) = ctx.stage.shade_packed(s, &st, &attrs, out, scratch) {
-            return merge_fast_packed::<S, ZCLIP>(s, f, func, word, full, z, p.bias, flat, words);
+        if let Some(word) = stage.shade_packed(s, st, attrs, out, scratch) {
+            return merge_fast_packed::<S, ZCLIP>(
+                s, f, func, word, live, d.z, d.bias, d.flat, words,
+            );
         }
     } else {
-        ctx.stage.shade(s, &st, &attrs, out, scratch);
+        stage.shade(s, st, attrs, out, scratch);
     }
     // The fast merger has no fog, so the fog alpha is not needed.
-    let (z, bias) = merged_depth(s, p.bias, out, z);
+    let (z, bias) = merged_depth(s, d.bias, out, d.z);
     // `oDepth` replaces the primitive's depth.
-    let flat = if out.depth.is_none() { flat } else { None };
+    let flat = if out.depth.is_none() { d.flat } else { None };
     if P::SATURATES {
-        merge_fast_rows::<S, true, ZCLIP>(s, f, func, out, full, z, bias, flat, words)
+        merge_fast_rows::<S, true, ZCLIP>(s, f, func, out, live, z, bias, flat, words)
     } else {
-        merge_fast_rows::<S, false, ZCLIP>(s, f, func, out, full, z, bias, flat, words)
+        merge_fast_rows::<S, false, ZCLIP>(s, f, func, out, live, z, bias, flat, words)
     }
 }
 

@@ -177,3 +177,10 @@ pub const ALL_CMP: [CmpFunc; 8] = [
     CmpFunc::GreaterEqual,
     CmpFunc::Always,
 ];
+
+/// Asserts that a Warp run's colour and depth-stencil bytes (`got`) equal
+/// Reference's (`want`); `what` names the run in the message.
+pub fn assert_same_bytes(what: &str, got: &(Vec<u8>, Vec<u8>), want: &(Vec<u8>, Vec<u8>)) {
+    assert!(got.0 == want.0, "{what}: colour differs");
+    assert!(got.1 == want.1, "{what}: depth differs");
+}
