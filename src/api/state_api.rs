@@ -212,19 +212,20 @@ impl Device {
         Ok(self.state.transforms[slot])
     }
 
-    /// `SetViewport`: must lie inside render target 0, with finite depths in 0..1.
+    /// `SetViewport`. The rectangle may be larger than render target 0 or
+    /// reach past its edge, as Windows drivers allow (rasterization.md 3):
+    /// the transform uses it as given and drawing and Clear are limited to
+    /// viewport ∩ render target. It must not be empty, and MinZ and MaxZ
+    /// must lie in [0, 1]; MaxZ below MinZ + 0.001 is kept as set and
+    /// drawn with the range [`Viewport::depth_range`] gives.
     pub fn set_viewport(&mut self, vp: &Viewport) -> Result<()> {
-        let rt = self.render_targets[0]
-            .as_ref()
-            .map(|s| s.desc())
-            .ok_or_else(|| Error::invalid_call("SetViewport: no render target 0"))?;
-        let inside = u64::from(vp.x) + u64::from(vp.width) <= u64::from(rt.width)
-            && u64::from(vp.y) + u64::from(vp.height) <= u64::from(rt.height);
+        if self.render_targets[0].is_none() {
+            return Err(Error::invalid_call("SetViewport: no render target 0"));
+        }
         let depths_ok = (0.0..=1.0).contains(&vp.min_z) && (0.0..=1.0).contains(&vp.max_z);
-        if !inside || !depths_ok || vp.width == 0 || vp.height == 0 {
+        if !depths_ok || vp.width == 0 || vp.height == 0 {
             return Err(Error::invalid_call(format!(
-                "SetViewport: {vp:?} is not inside the {}x{} render target with depths in 0..1",
-                rt.width, rt.height
+                "SetViewport: {vp:?} must have a non-empty rectangle and depths in 0..1"
             )));
         }
         let vp = *vp;

@@ -116,13 +116,7 @@ impl Device {
     /// The rectangle Clear and draws may touch: the viewport, and the scissor
     /// rectangle when D3DRS_SCISSORTESTENABLE is set.
     pub(crate) fn clip_rect(&self) -> Rect {
-        let vp = self.state.viewport;
-        let mut r = Rect::new(
-            vp.x as i32,
-            vp.y as i32,
-            (vp.x + vp.width) as i32,
-            (vp.y + vp.height) as i32,
-        );
+        let mut r = self.state.viewport.rect();
         if self.state.rs_bool(RenderStateType::ScissorTestEnable) {
             r = r.intersect(&self.state.scissor);
         }

@@ -357,14 +357,16 @@ impl RowSpread {
 
 /// `ProcessVertices`' screen mapping of a clip-space position (§2.2, Wine
 /// `process_vertices_strided`): `(X + (1 + x/w)·W/2, Y + (1 − y/w)·H/2,
-/// MinZ + (z/w)·(MaxZ − MinZ), 1/w)` for viewport (X, Y, W, H, MinZ, MaxZ).
+/// MinZ + (z/w)·(MaxZ − MinZ), 1/w)` for viewport (X, Y, W, H, MinZ, MaxZ),
+/// MaxZ being the effective one of [`Viewport::depth_range`](crate::state::Viewport::depth_range).
 pub fn screen_position(clip: [f32; 4], vp: &crate::state::Viewport) -> [f32; 4] {
+    let (min_z, max_z) = vp.depth_range();
     let rhw = 1.0 / clip[3];
     let (x, y, z) = (clip[0] * rhw, clip[1] * rhw, clip[2] * rhw);
     [
         vp.x as f32 + (1.0 + x) * vp.width as f32 / 2.0,
         vp.y as f32 + (1.0 - y) * vp.height as f32 / 2.0,
-        vp.min_z + z * (vp.max_z - vp.min_z),
+        min_z + z * (max_z - min_z),
         rhw,
     ]
 }

@@ -44,9 +44,14 @@ impl ClipPlane {
     }
 }
 
-/// The view volume's planes for `vp`: near, far and the guard band
-/// (x and y in [-GUARD, GUARD] pixels after the viewport transform).
-pub(crate) fn volume_planes(vp: &Viewport) -> Vec<ClipPlane> {
+/// The view volume's planes for `vp`: near and far when `clip_depth`
+/// (else depth is clamped per pixel, rasterization.md 4.4), and the guard
+/// band (x and y in [-GUARD, GUARD] pixels after the viewport transform).
+/// The guard band's planes alone keep `w >= 0` (`x - a·w >= 0` and
+/// `b·w - x >= 0` with `a < b`), so without near and far every clipped
+/// vertex still has `w > 0` except where a primitive passes exactly
+/// through the eye, which the projection then drops.
+pub(crate) fn volume_planes(vp: &Viewport, clip_depth: bool) -> Vec<ClipPlane> {
     let (x0, y0) = (vp.x as f32, vp.y as f32);
     let hw = (vp.width.max(1) as f32) * 0.5;
     let hh = (vp.height.max(1) as f32) * 0.5;
@@ -56,14 +61,18 @@ pub(crate) fn volume_planes(vp: &Viewport) -> Vec<ClipPlane> {
     // ys = Y + (1 - yn) * H/2 in [-G, G]  <=>  yn in [c, d].
     let c = 1.0 - (GUARD - y0) / hh;
     let d = 1.0 - (-GUARD - y0) / hh;
-    vec![
-        ClipPlane::Homogeneous([0.0, 0.0, 1.0, 0.0]),
-        ClipPlane::Homogeneous([0.0, 0.0, -1.0, 1.0]),
+    let guard = [
         ClipPlane::Homogeneous([1.0, 0.0, 0.0, -a]),
         ClipPlane::Homogeneous([-1.0, 0.0, 0.0, b]),
         ClipPlane::Homogeneous([0.0, 1.0, 0.0, -c]),
         ClipPlane::Homogeneous([0.0, -1.0, 0.0, d]),
-    ]
+    ];
+    let depth = [
+        ClipPlane::Homogeneous([0.0, 0.0, 1.0, 0.0]),
+        ClipPlane::Homogeneous([0.0, 0.0, -1.0, 1.0]),
+    ];
+    let depth: &[ClipPlane] = if clip_depth { &depth } else { &[] };
+    [depth, &guard].concat()
 }
 
 /// Sutherland–Hodgman clip of a convex polygon (`stride` floats per vertex).
@@ -261,13 +270,14 @@ pub(super) struct Projection {
 
 impl Projection {
     pub(super) fn new(vp: &Viewport) -> Projection {
+        let (min_z, max_z) = vp.depth_range();
         Projection {
             x0: vp.x as f32,
             y0: vp.y as f32,
             hw: vp.width as f32 * 0.5,
             hh: vp.height as f32 * 0.5,
-            min_z: vp.min_z,
-            dz: vp.max_z - vp.min_z,
+            min_z,
+            dz: max_z - min_z,
         }
     }
 
@@ -343,7 +353,7 @@ mod tests {
             provoking: 0,
             last: false,
         }];
-        let out = clip_and_project_all(&mut buf, prims, &volume_planes(&vp()));
+        let out = clip_and_project_all(&mut buf, prims, &volume_planes(&vp(), true));
         assert_eq!(out.len(), 1);
         assert_eq!(&buf.get(0)[..4], &[0.0, 0.0, 0.0, 1.0]);
         assert_eq!(&buf.get(1)[..4], &[100.0, 50.0, 0.5, 0.5]);
@@ -364,14 +374,14 @@ mod tests {
             v: [0, 1, 2],
             provoking: 0,
         };
-        let out = clip_and_project_all(&mut buf, vec![tri], &volume_planes(&vp()));
+        let out = clip_and_project_all(&mut buf, vec![tri], &volume_planes(&vp(), true));
         assert_eq!(out.len(), 2);
         assert!(
             out.iter()
                 .all(|p| matches!(p, Prim::Tri { provoking: 0, .. }))
         );
         // A stored distance (float 5) that is negative at vertex 2 cuts it off.
-        let mut planes = volume_planes(&vp());
+        let mut planes = volume_planes(&vp(), true);
         planes.push(ClipPlane::Stored(5));
         let mut buf2 = VertexBuf {
             stride: 6,
@@ -388,6 +398,6 @@ mod tests {
             stride: 5,
             data: [0.0, 0.0, -1.0, -1.0, 0.0].repeat(3),
         };
-        assert!(clip_and_project_all(&mut buf3, vec![tri], &volume_planes(&vp())).is_empty());
+        assert!(clip_and_project_all(&mut buf3, vec![tri], &volume_planes(&vp(), true)).is_empty());
     }
 }

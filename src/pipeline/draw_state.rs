@@ -52,7 +52,7 @@ use crate::vertex::{DeclUsage, FetchStreams, StreamInput, instancing};
 
 use super::clip_space::{ClipPlane, clip_and_project, volume_planes};
 use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
-use super::state::{DrawState, FogSource};
+use super::state::{DrawState, FogSource, clips_depth};
 use super::tex_stage::TexStage;
 use super::vertex_pass::{POINT_DROPPED, VertexPass};
 use super::vertex_stage::{Varyings, VertexInputs, VertexProc, shader_plan, texcoord_slots};
@@ -483,7 +483,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         let freqs: [u32; 16] =
             std::array::from_fn(|i| streams.streams[i].as_ref().map_or(1, |s| s.freq));
         let (_, instances) = instancing(&freqs, matches!(call.source, VertexSource::Indexed(_)));
-        let mut planes = volume_planes(&d.state.viewport);
+        let mut planes = volume_planes(&d.state.viewport, clips_depth(d, false));
         planes.extend(user_planes);
         let pass = VertexPass::new(
             &planes,

@@ -133,6 +133,23 @@ fn rsf(d: &Device, key: Rs) -> f32 {
     f32::from_bits(d.state.rs(key))
 }
 
+/// Whether depth outside [0, 1] is clipped (true) or drawn clamped to the
+/// viewport's depth range (false), rasterization.md 4.4: under software
+/// vertex processing D3DRS_CLIPPING decides for all input; under hardware
+/// vertex processing untransformed input is always clipped and
+/// pre-transformed input only where the device claims
+/// D3DPMISCCAPS_CLIPTLVERTS (Wine `z_range_test`, `depth_clamp_test`).
+pub(crate) fn clips_depth(d: &Device, pretransformed: bool) -> bool {
+    if d.software_vp {
+        d.state.rs_bool(Rs::Clipping)
+    } else {
+        !pretransformed
+            || d.caps
+                .primitive_misc_caps
+                .contains(crate::caps::PrimitiveMiscCaps::CLIPTLVERTS)
+    }
+}
+
 impl DrawState {
     /// Decodes the device's current state for a draw.
     pub(crate) fn from_device(d: &Device, pretransformed: bool) -> DrawState {
@@ -141,13 +158,7 @@ impl DrawState {
             .map(|s| s.desc())
             .map_or((0, 0), |s| (s.width, s.height));
         let vp = d.state.viewport;
-        let mut clip = Rect::new(
-            vp.x as i32,
-            vp.y as i32,
-            vp.x.saturating_add(vp.width) as i32,
-            vp.y.saturating_add(vp.height) as i32,
-        )
-        .intersect(&Rect::of_size(rt0.0, rt0.1));
+        let mut clip = vp.rect().intersect(&Rect::of_size(rt0.0, rt0.1));
         if d.state.rs_bool(Rs::ScissorTestEnable) {
             clip = clip.intersect(&d.state.scissor);
         }
@@ -298,21 +309,20 @@ impl DrawState {
             }
         });
         let max_point = d.caps.max_point_size.max(1.0);
+        // The quantiser takes the clamp's result as lying in [0, 1]; the
+        // effective MaxZ of a viewport with MinZ near 1 reaches past it.
+        let (min_z, max_z) = vp.depth_range();
         DrawState {
             clip,
-            min_z: vp.min_z,
-            max_z: vp.max_z,
+            min_z,
+            max_z: max_z.min(1.0),
             cull: rs(d, Rs::CullMode, Cull::Ccw),
             fill: rs(d, Rs::FillMode, FillMode::Solid),
             flat: rs(d, Rs::ShadeMode, ShadeMode::Gouraud) == ShadeMode::Flat,
             last_pixel: d.state.rs_bool(Rs::LastPixel),
-            // Pre-transformed z outside [0, 1] is clipped only where the
-            // device claims D3DPMISCCAPS_CLIPTLVERTS (Wine z_range_test);
-            // elsewhere it is drawn with its depth clamped.
-            z_clip_per_pixel: pretransformed
-                && d.caps
-                    .primitive_misc_caps
-                    .contains(crate::caps::PrimitiveMiscCaps::CLIPTLVERTS),
+            // Screen-space z is linear, so discarding pixels outside
+            // [0, 1] is the geometric near/far clip of pre-transformed input.
+            z_clip_per_pixel: pretransformed && clips_depth(d, pretransformed),
             depth,
             alpha_test,
             blend,

@@ -86,6 +86,30 @@ impl Viewport {
             max_z: 1.0,
         }
     }
+
+    /// The depth range the viewport transform maps z/w in [0, 1] onto:
+    /// `(MinZ, max(MaxZ, MinZ + 0.001))` in float32. D3D9 never makes the
+    /// range empty or reversed (rasterization.md 3, measured on Windows
+    /// drivers: {MinZ 0, MaxZ 0} draws at 0.001·z); `GetViewport` still
+    /// returns MaxZ as set, so the correction is applied where depth is
+    /// computed, through this one function.
+    pub fn depth_range(&self) -> (f32, f32) {
+        (self.min_z, self.max_z.max(self.min_z + 0.001))
+    }
+
+    /// The viewport's pixels, [X, X + Width) x [Y, Y + Height), in `Rect`'s
+    /// i32 edges (saturated: a viewport may reach past any render target,
+    /// and drawing is limited to viewport ∩ render target).
+    pub fn rect(&self) -> Rect {
+        let edge = |v: u64| v.min(i32::MAX as u64) as i32;
+        let (x, y) = (u64::from(self.x), u64::from(self.y));
+        Rect::new(
+            edge(x),
+            edge(y),
+            edge(x + u64::from(self.width)),
+            edge(y + u64::from(self.height)),
+        )
+    }
 }
 
 /// A `RECT`: left/top inclusive, right/bottom exclusive.
