@@ -299,8 +299,8 @@ const SM3: [(&str, V); 69] = [
     ("VertexTextureFilterCaps", U(0x01000100)),
     ("MaxVShaderInstructionsExecuted", U(65535)),
     ("MaxPShaderInstructionsExecuted", U(0x00010000)),
-    ("MaxVertexShader30InstructionSlots", U(512)),
-    ("MaxPixelShader30InstructionSlots", U(512)),
+    ("MaxVertexShader30InstructionSlots", U(32768)),
+    ("MaxPixelShader30InstructionSlots", U(32768)),
 ];
 fn caps(level: FeatureLevel) -> Caps {
     Caps::for_level(level).expect("supported level")

@@ -346,12 +346,31 @@ fn resource_limits() {
         "instruction-slots",
         Some("PS20Caps.NumInstructionSlots"),
     );
+    // SM3 advertises D3DMAX30SHADERINSTRUCTIONS = 32768 slots for ps_3_0
+    // and vs_3_0 (caps.md "Changed (sm3)"); 9_3 keeps 512 for vs_3_0.
+    ok(&many("ps_3_0", 1500), &SM3);
+    ok(&many("ps_3_0", 32766), &SM3);
     bad(
-        &many("ps_3_0", 511),
+        &many("ps_3_0", 32767),
         &SM3,
         "instruction-slots",
         Some("MaxPixelShader30InstructionSlots"),
     );
+    let vs = |n: usize| {
+        let mut s = String::from("vs_3_0\ndcl_position o0\nmov r0, c0\n");
+        for _ in 0..n {
+            s.push_str("add r0, r0, c1\n");
+        }
+        s + "mov o0, r0\n"
+    };
+    ok(&vs(510), &L93);
+    bad(
+        &vs(511),
+        &L93,
+        "instruction-slots",
+        Some("MaxVertexShader30InstructionSlots"),
+    );
+    ok(&vs(1500), &SM3);
     let texs = |n: usize| {
         let mut s = String::from("ps_2_x\ndcl t0\ndcl_2d s0\n");
         for _ in 0..n {

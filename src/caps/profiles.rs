@@ -288,7 +288,10 @@ pub(super) const fn sm3() -> Caps {
     );
     c.texture_op_caps = TextureOpCaps::all();
     c.pixel_shader_version = ps_version(3, 0);
-    c.max_pixel_shader30_instruction_slots = 512;
+    // D3DMAX30SHADERINSTRUCTIONS for both (caps.md "Changed (sm3)"): real
+    // ps_3_0 content reaches 1,300+ slots, and Wine reports the same.
+    c.max_vertex_shader30_instruction_slots = 32768;
+    c.max_pixel_shader30_instruction_slots = 32768;
     c
 }
 

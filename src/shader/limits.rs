@@ -138,7 +138,10 @@ impl ShaderLimits {
     pub const fn sm3() -> ShaderLimits {
         let mut l = Self::level_9_3();
         l.pixel_shader_version = 0xFFFF_0300;
-        l.max_pixel_shader30_instruction_slots = 512;
+        // D3DMAX30SHADERINSTRUCTIONS for both (caps.md "Changed (sm3)"):
+        // real ps_3_0 content reaches 1,300+ slots.
+        l.max_vertex_shader30_instruction_slots = 32768;
+        l.max_pixel_shader30_instruction_slots = 32768;
         l.level_name = "SM3";
         l
     }
