@@ -1,4 +1,4 @@
-//! Renders the benchmark scenes of shared/bench/SCENES.md (S1..S6 and
+//! Renders the benchmark scenes of shared/bench/SCENES.md (S1..S7 and
 //! S5-nocull) with the peers' timing rules and output format:
 //!
 //! `cargo run --release --example scenes -- [--warmup N] [--min-frames N]
@@ -37,7 +37,7 @@ fn main() {
     let mut i = 0;
     let usage = || -> ! {
         eprintln!(
-            "usage: scenes [--warmup N] [--min-frames N] [--min-seconds S] [--out DIR] [--no-png] [--driver warp|reference] [--threads N] [--simd auto|avx2|portable] [--compare DIR] [--peer NAME] [S1..S6 S5-nocull all]"
+            "usage: scenes [--warmup N] [--min-frames N] [--min-seconds S] [--out DIR] [--no-png] [--driver warp|reference] [--threads N] [--simd auto|avx2|portable] [--compare DIR] [--peer NAME] [S1..S7 S5-nocull all]"
         );
         std::process::exit(2)
     };
@@ -115,8 +115,14 @@ fn main() {
             SimdChoice::Avx2 => "avx2",
             _ => "portable",
         };
+        // S7's line also gives the mean frame time per draw, as the peer's.
+        let per_draw = if scene.unit == "kdraws/s" {
+            format!(" us_per_draw={:.3}", mean * 1e6 / scene.work)
+        } else {
+            String::new()
+        };
         println!(
-            "scene={} peer=warp9 ms_per_frame={:.3} figure={:.3} unit={} frames={} median_ms={:.3} min_ms={:.3} threads={} simd={} driver={}",
+            "scene={} peer=warp9 ms_per_frame={:.3} figure={:.3} unit={} frames={} median_ms={:.3} min_ms={:.3} threads={} simd={} driver={}{per_draw}",
             scene.name,
             mean * 1e3,
             scene.figure(mean),

@@ -1,4 +1,4 @@
-//! The benchmark scenes of shared/bench/SCENES.md (S1..S6, S5-nocull) as
+//! The benchmark scenes of shared/bench/SCENES.md (S1..S7, S5-nocull) as
 //! warp9 draws, shared by `examples/scenes` and `benches/scenes.rs`.
 //!
 //! Every scene applies D3D9's half-pixel offset of SCENES.md (each vertex
@@ -9,6 +9,7 @@
 //! appended to the projection.
 #![allow(dead_code)]
 
+mod draws;
 mod flat;
 mod lit;
 
@@ -22,7 +23,7 @@ use warp9::{
 };
 
 /// The scene names "all" stands for, in the peers' order.
-pub const ALL: [&str; 7] = ["S1", "S2", "S3", "S4", "S5", "S5-nocull", "S6"];
+pub const ALL: [&str; 8] = ["S1", "S2", "S3", "S4", "S5", "S5-nocull", "S6", "S7"];
 
 /// One draw call of a frame.
 #[derive(Clone, Copy, Debug)]
@@ -64,6 +65,8 @@ pub struct Scene {
     /// Unit of the figure, as the peers print it.
     pub unit: &'static str,
     draws: Vec<Draw>,
+    /// Draws that each set their own state first (S7), after `draws`.
+    objects: Option<draws::Objects>,
     clear: ClearFlags,
     /// Buffers, textures and shaders the device state refers to.
     held: Vec<Box<dyn Any>>,
@@ -180,6 +183,7 @@ pub fn build(name: &str, driver: DriverType, threads: usize, simd: SimdChoice) -
         "S5" => lit::s5(&opts, true),
         "S5-NOCULL" | "S5-nocull" => lit::s5(&opts, false),
         "S6" => lit::s6(&opts),
+        "S7" => draws::s7(&opts),
         _ => Err(warp9::Error::invalid_call(format!("unknown scene {name}"))),
     }
 }
@@ -206,6 +210,7 @@ impl Scene {
             scale,
             unit,
             draws,
+            objects: None,
             clear,
             held: Vec::new(),
         }
@@ -246,6 +251,9 @@ impl Scene {
                 } => d.draw_indexed_primitive(prim, base, 0, vertices, 0, count)?,
                 Draw::Plain { prim, start, count } => d.draw_primitive(prim, start, count)?,
             }
+        }
+        if let Some(objects) = &self.objects {
+            objects.draw(d)?;
         }
         Ok(())
     }
