@@ -2,11 +2,17 @@
 //! shader and probe up front: a file that does not parse completely is a
 //! harness bug (or a data change the harness must learn), never a skip.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
+use warp9::state::Material;
 
+use super::json::{
+    R, arr, boolean, float, get, index_key, known_keys, obj, opt_uint, state_value, text, uint,
+    vec4,
+};
+use super::keys::{CASE_KEYS, DRAW_KEYS, PROBE_KEYS, SHADER_KEYS, SUITE_KEYS};
+use super::lighting::{self, LightSpec};
 use super::names;
-
-type R<T> = Result<T, String>;
+pub use super::texture::{Content, TextureKind, TextureSpec};
 
 /// One file: one Wine test function.
 pub struct Suite {
@@ -18,19 +24,37 @@ pub struct Suite {
 /// One replayable case.
 pub struct Case {
     pub name: String,
+    pub render_target: RenderTarget,
     pub requires: Vec<String>,
     pub viewport: Viewport,
     pub clear: Option<ClearOp>,
     pub setup: Setup,
     pub lights: Vec<LightSpec>,
-    pub material: Option<[[f32; 4]; 4]>,
-    pub material_power: f32,
+    pub material: Option<Material>,
     pub clip_planes: Vec<(u32, [f32; 4])>,
     pub textures: Vec<(u32, TextureSpec)>,
     pub draws: Vec<Draw>,
     pub steps: Vec<Step>,
     pub expect: Vec<Probe>,
 }
+
+/// The back buffer and its automatic depth buffer (`render_target`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderTarget {
+    pub width: u32,
+    pub height: u32,
+    pub format: u32,
+    /// `None` when the case has no automatic depth buffer.
+    pub depth_stencil: Option<u32>,
+}
+
+/// The README's back buffer: 640x480 A8R8G8B8 with an automatic D24S8.
+pub const DEFAULT_TARGET: RenderTarget = RenderTarget {
+    width: 640,
+    height: 480,
+    format: 21,
+    depth_stencil: Some(75),
+};
 
 #[derive(Clone, Copy, Debug)]
 pub struct Viewport {
@@ -90,11 +114,6 @@ impl ShaderSpec {
         let (major, minor) = rest.split_once('_')?;
         Some((kind == "ps", major.parse().ok()?, minor.parse().ok()?))
     }
-}
-
-pub enum LightSpec {
-    /// `LightEnable` only (a light never set becomes D3D9's default light).
-    Enable(u32, bool),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,37 +181,6 @@ pub enum Step {
     },
 }
 
-pub struct TextureSpec {
-    pub kind: TextureKind,
-    pub levels: u32,
-    pub format: u32,
-    pub pool: u32,
-    pub content: Content,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub enum TextureKind {
-    Flat { width: u32, height: u32 },
-    Cube { edge: u32 },
-    Volume { width: u32, height: u32, depth: u32 },
-}
-
-pub enum Content {
-    None,
-    /// Level-0 texels row by row, native packing.
-    Rows(Vec<Vec<u32>>),
-    /// Level-0 rectangles `[l, t, r, b)` of one D3DCOLOR each.
-    Fill(Vec<([u32; 4], u32)>),
-    /// One D3DCOLOR per mip level.
-    LevelsFill(Vec<u32>),
-    /// Per cube face (D3DCUBEMAP_FACES number) contents.
-    Faces(Vec<(u32, Content)>),
-    /// Volume slices, each rows of texels.
-    Slices(Vec<Vec<Vec<u32>>>),
-    /// `texture_transform_flags_test`'s gradient: R = v, G = u.
-    UvGradient,
-}
-
 pub struct Probe {
     /// `[left, top, right, bottom)`; a point probe is a 1x1 rectangle.
     pub rect: [u32; 4],
@@ -205,90 +193,12 @@ pub struct Probe {
     pub label: String,
 }
 
-// ----- value helpers -----
-
-fn get<'a>(v: &'a Value, key: &str) -> R<&'a Value> {
-    v.get(key).ok_or_else(|| format!("missing key {key:?}"))
-}
-
-fn obj(v: &Value) -> R<&Map<String, Value>> {
-    v.as_object()
-        .ok_or_else(|| format!("expected an object, got {v}"))
-}
-
-fn arr(v: &Value) -> R<&Vec<Value>> {
-    v.as_array()
-        .ok_or_else(|| format!("expected a list, got {v}"))
-}
-
-fn text(v: &Value) -> R<&str> {
-    v.as_str()
-        .ok_or_else(|| format!("expected a string, got {v}"))
-}
-
-fn uint(v: &Value) -> R<u32> {
-    match v {
-        Value::Number(n) => n
-            .as_u64()
-            .and_then(|n| u32::try_from(n).ok())
-            .ok_or_else(|| format!("expected a DWORD, got {v}")),
-        Value::String(s) => names::dword_expr(s),
-        _ => Err(format!("expected a DWORD, got {v}")),
-    }
-}
-
-fn opt_uint(v: &Value, key: &str, default: u32) -> R<u32> {
-    v.get(key).map_or(Ok(default), uint)
-}
-
-/// A float: a JSON number or `{"expr", "value"}`.
-pub fn float(v: &Value) -> R<f32> {
-    match v {
-        Value::Number(n) => n
-            .as_f64()
-            .map(|f| f as f32)
-            .ok_or_else(|| format!("bad number {v}")),
-        Value::Object(o) => float(o.get("value").ok_or("expression without a value")?),
-        _ => Err(format!("expected a float, got {v}")),
-    }
-}
-
-fn vec4(v: &Value) -> R<[f32; 4]> {
-    let a = arr(v)?;
-    if a.len() != 4 {
-        return Err(format!("expected 4 floats, got {v}"));
-    }
-    Ok([float(&a[0])?, float(&a[1])?, float(&a[2])?, float(&a[3])?])
-}
-
-fn index_key(k: &str) -> R<u32> {
-    match k {
-        "D3DVERTEXTEXTURESAMPLER0" => Ok(257),
-        "D3DVERTEXTEXTURESAMPLER1" => Ok(258),
-        "D3DVERTEXTEXTURESAMPLER2" => Ok(259),
-        "D3DVERTEXTEXTURESAMPLER3" => Ok(260),
-        "D3DDMAPSAMPLER" => Ok(256),
-        _ => k.parse().map_err(|_| format!("bad index {k:?}")),
-    }
-}
-
-/// A state value: a name expression, a DWORD, or a float for float states.
-fn state_value(v: &Value, is_float: bool) -> R<u32> {
-    match v {
-        Value::Number(_) | Value::Object(_) if is_float => Ok(float(v)?.to_bits()),
-        Value::Number(n) => n
-            .as_u64()
-            .or_else(|| n.as_i64().map(|i| i as u64))
-            .map(|n| n as u32)
-            .ok_or_else(|| format!("a non-integer {v} for an integer state")),
-        Value::String(s) => names::dword_expr(s),
-        _ => Err(format!("bad state value {v}")),
-    }
-}
-
-// ----- parsing -----
-
 fn viewport(v: &Value) -> R<Viewport> {
+    known_keys(
+        v,
+        "a viewport",
+        &["x", "y", "width", "height", "min_z", "max_z", "note"],
+    )?;
     Ok(Viewport {
         x: uint(get(v, "x")?)?,
         y: uint(get(v, "y")?)?,
@@ -299,9 +209,26 @@ fn viewport(v: &Value) -> R<Viewport> {
     })
 }
 
+/// The viewport D3D9 sets for a new target: all of it, depth 0..1.
+fn full_viewport(t: &RenderTarget) -> Viewport {
+    Viewport {
+        x: 0,
+        y: 0,
+        width: t.width,
+        height: t.height,
+        min_z: 0.0,
+        max_z: 1.0,
+    }
+}
+
 fn clear(v: &Value) -> R<ClearOp> {
+    known_keys(
+        v,
+        "a clear",
+        &["op", "flags", "color", "z", "stencil", "note", "notes"],
+    )?;
     Ok(ClearOp {
-        flags: names::dword_expr(text(get(v, "flags")?)?)?,
+        flags: uint(get(v, "flags")?)?,
         color: opt_uint(v, "color", 0)?,
         z: v.get("z").map_or(Ok(1.0), float)?,
         stencil: opt_uint(v, "stencil", 0)?,
@@ -312,6 +239,7 @@ fn shader(v: &Value) -> R<Option<ShaderSpec>> {
     if v.is_null() {
         return Ok(None);
     }
+    known_keys(v, "a shader", SHADER_KEYS)?;
     let name = v.get("name").and_then(Value::as_str).unwrap_or("?").into();
     let version = text(get(v, "version")?)?.to_string();
     let dwords = match v.get("dwords") {
@@ -343,7 +271,10 @@ fn constants<T>(v: &Value, key: &str, conv: impl Fn(&Value) -> R<T>) -> R<Vec<(u
     };
     arr(list)?
         .iter()
-        .map(|e| Ok((uint(get(e, "register")?)?, conv(get(e, "values")?)?)))
+        .map(|e| {
+            known_keys(e, "a constant", &["register", "values", "note"])?;
+            Ok((uint(get(e, "register")?)?, conv(get(e, "values")?)?))
+        })
         .collect()
 }
 
@@ -364,6 +295,7 @@ fn ivec4(v: &Value) -> R<[i32; 4]> {
 fn setup(v: &Value) -> R<Setup> {
     let mut s = Setup::default();
     if let Some(states) = v.get("states") {
+        known_keys(states, "states", &["render", "texture_stage", "sampler"])?;
         for (key, value) in states
             .get("render")
             .map(obj)
@@ -402,6 +334,7 @@ fn setup(v: &Value) -> R<Setup> {
         }
     }
     if let Some(sh) = v.get("shaders") {
+        known_keys(sh, "shaders", &["vertex", "pixel"])?;
         s.shaders = Some(Shaders {
             vertex: shader(sh.get("vertex").unwrap_or(&Value::Null))?,
             pixel: shader(sh.get("pixel").unwrap_or(&Value::Null))?,
@@ -421,9 +354,8 @@ fn setup(v: &Value) -> R<Setup> {
         s.ps_f = constants(c, "ps_float", vec4)?;
         s.vs_i = constants(c, "vs_int", ivec4)?;
         s.ps_i = constants(c, "ps_int", ivec4)?;
-        let b = |x: &Value| x.as_bool().ok_or_else(|| format!("bad bool {x}"));
-        s.vs_b = constants(c, "vs_bool", b)?;
-        s.ps_b = constants(c, "ps_bool", b)?;
+        s.vs_b = constants(c, "vs_bool", boolean)?;
+        s.ps_b = constants(c, "ps_bool", boolean)?;
     }
     if let Some(t) = v.get("transforms") {
         for (key, m) in obj(t)? {
@@ -443,6 +375,7 @@ fn setup(v: &Value) -> R<Setup> {
 }
 
 fn draw(v: &Value) -> R<Draw> {
+    known_keys(v, "a draw", DRAW_KEYS)?;
     let method = match text(get(v, "method")?)? {
         "DrawPrimitiveUP" => Method::Up,
         "DrawIndexedPrimitiveUP" => Method::IndexedUp,
@@ -457,6 +390,11 @@ fn draw(v: &Value) -> R<Draw> {
         natural = fvf_size(fvf)?;
     } else {
         for e in arr(get(v, "declaration")?)? {
+            known_keys(
+                e,
+                "a declaration element",
+                &["stream", "offset", "type", "method", "usage", "usage_index"],
+            )?;
             let (ty, size) =
                 names::decl_type(text(get(e, "type")?)?).ok_or(format!("bad type in {e}"))?;
             let el = (
@@ -567,88 +505,59 @@ pub fn fvf_size(fvf: u32) -> R<u32> {
     Ok(size)
 }
 
-fn rows(v: &Value) -> R<Vec<Vec<u32>>> {
-    arr(v)?
-        .iter()
-        .map(|r| arr(r)?.iter().map(uint).collect())
-        .collect()
-}
-
-fn fill(v: &Value) -> R<Vec<([u32; 4], u32)>> {
-    arr(v)?
-        .iter()
-        .map(|f| {
-            let r = arr(get(f, "rect")?)?
-                .iter()
-                .map(uint)
-                .collect::<R<Vec<_>>>()?;
-            let r: [u32; 4] = r.try_into().map_err(|_| "a rect needs 4 numbers")?;
-            Ok((r, uint(get(f, "color")?)?))
-        })
-        .collect()
-}
-
-fn content(v: &Value) -> R<Content> {
-    if let Some(r) = v.get("data_rows") {
-        return Ok(Content::Rows(rows(r)?));
-    }
-    if let Some(f) = v.get("fill") {
-        return Ok(Content::Fill(fill(f)?));
-    }
-    if let Some(l) = v.get("levels_fill") {
-        return Ok(Content::LevelsFill(
-            arr(l)?.iter().map(uint).collect::<R<_>>()?,
-        ));
-    }
-    if let Some(faces) = v.get("faces") {
-        let mut out = Vec::new();
-        for (face, c) in obj(faces)? {
-            out.push((names::dword_expr(face)?, content(c)?));
-        }
-        return Ok(Content::Faces(out));
-    }
-    if let Some(s) = v.get("slices") {
-        return Ok(Content::Slices(arr(s)?.iter().map(rows).collect::<R<_>>()?));
-    }
-    if let Some(g) = v.get("generator") {
-        let g = text(g)?;
-        if g.contains("R = (unsigned char)(y / h * 255.0), G = (unsigned char)(x / w * 255.0)") {
-            return Ok(Content::UvGradient);
-        }
-        return Err(format!("unknown texture generator {g:?}"));
-    }
-    Ok(Content::None)
-}
-
-fn texture(v: &Value) -> R<TextureSpec> {
-    let kind = match text(get(v, "type")?)? {
-        "texture" => TextureKind::Flat {
-            width: uint(get(v, "width")?)?,
-            height: uint(get(v, "height")?)?,
-        },
-        "cube_texture" => TextureKind::Cube {
-            edge: uint(get(v, "edge")?)?,
-        },
-        "volume_texture" => TextureKind::Volume {
-            width: uint(get(v, "width")?)?,
-            height: uint(get(v, "height")?)?,
-            depth: uint(get(v, "depth")?)?,
-        },
-        t => return Err(format!("unknown texture type {t}")),
-    };
-    Ok(TextureSpec {
-        kind,
-        levels: uint(get(v, "levels")?)?,
-        format: names::format_code(text(get(v, "format")?)?)?,
-        pool: names::dword_expr(text(get(v, "pool")?)?)?,
-        content: content(v)?,
-    })
-}
-
 fn step(v: &Value) -> R<Step> {
     let name = || -> R<String> { Ok(text(get(v, "name")?)?.to_string()) };
     let format = || names::format_code(text(get(v, "format")?)?);
-    Ok(match text(get(v, "op")?)? {
+    let op = text(get(v, "op")?)?;
+    let keys: &[&str] = match op {
+        "create_texture" => &[
+            "name", "width", "height", "levels", "usage", "format", "pool",
+        ],
+        "create_render_target" => &[
+            "name",
+            "width",
+            "height",
+            "format",
+            "multisample",
+            "multisample_quality",
+            "lockable",
+        ],
+        "create_depth_stencil" => &[
+            "name",
+            "width",
+            "height",
+            "format",
+            "multisample",
+            "multisample_quality",
+            "discard",
+        ],
+        "set_render_target" => &["index", "target"],
+        "set_depth_stencil" => &["target"],
+        "set_viewport" => &["viewport"],
+        "clear" => &["flags", "color", "z", "stencil"],
+        "draw" => &[
+            "draw",
+            "states",
+            "shaders",
+            "constants",
+            "transforms",
+            "textures",
+        ],
+        _ => &[],
+    };
+    let mut all = vec!["op", "note", "notes"];
+    all.extend_from_slice(keys);
+    known_keys(v, &format!("step {op}"), &all)?;
+    let multisample = || -> R<()> {
+        let m = opt_uint(v, "multisample", 0)?;
+        let q = opt_uint(v, "multisample_quality", 0)?;
+        // The back buffer is single-sampled; a multisampled surface would need a resolve the data never asks for.
+        if m != 0 || q != 0 {
+            return Err(format!("multisample {m} (quality {q}) in step {op}"));
+        }
+        Ok(())
+    };
+    Ok(match op {
         "create_texture" => Step::CreateTexture {
             name: name()?,
             width: uint(get(v, "width")?)?,
@@ -659,14 +568,22 @@ fn step(v: &Value) -> R<Step> {
             pool: uint(get(v, "pool")?)?,
         },
         "create_render_target" => Step::CreateRenderTarget {
-            name: name()?,
+            name: {
+                multisample()?;
+                name()?
+            },
             width: uint(get(v, "width")?)?,
             height: uint(get(v, "height")?)?,
             format: format()?,
-            lockable: v.get("lockable").and_then(Value::as_bool).unwrap_or(false),
+            lockable: v.get("lockable").map_or(Ok(false), boolean)?,
         },
         "create_depth_stencil" => Step::CreateDepthStencil {
-            name: name()?,
+            // `Discard` only allows dropping contents; keeping them is valid, so it is read and not replayed.
+            name: {
+                multisample()?;
+                v.get("discard").map_or(Ok(false), boolean)?;
+                name()?
+            },
             width: uint(get(v, "width")?)?,
             height: uint(get(v, "height")?)?,
             format: format()?,
@@ -702,6 +619,7 @@ fn step(v: &Value) -> R<Step> {
 }
 
 fn probe(v: &Value) -> R<Probe> {
+    known_keys(v, "a probe", PROBE_KEYS)?;
     let rect = match v.get("rect") {
         Some(r) => {
             let r = arr(r)?.iter().map(uint).collect::<R<Vec<_>>>()?;
@@ -717,17 +635,17 @@ fn probe(v: &Value) -> R<Probe> {
         None => vec![uint(get(v, "color")?)?],
     };
     let if_cap_missing = match v.get("if_cap_missing") {
-        Some(m) => Some((text(get(m, "cap")?)?.to_string(), uint(get(m, "color")?)?)),
+        Some(m) => {
+            known_keys(m, "if_cap_missing", &["cap", "color", "note"])?;
+            Some((text(get(m, "cap")?)?.to_string(), uint(get(m, "color")?)?))
+        }
         None => None,
     };
     Ok(Probe {
         rect,
         colors,
         tolerance: u8::try_from(uint(get(v, "tolerance")?)?).map_err(|e| e.to_string())?,
-        compare_alpha: v
-            .get("compare_alpha")
-            .and_then(Value::as_bool)
-            .unwrap_or(false),
+        compare_alpha: v.get("compare_alpha").map_or(Ok(false), boolean)?,
         surface: v.get("surface").map(text).transpose()?.map(str::to_string),
         if_cap_missing,
         requires: v.get("requires").map(text).transpose()?.map(str::to_string),
@@ -750,39 +668,34 @@ fn strings(v: Option<&Value>) -> R<Vec<String>> {
     }
 }
 
-fn lights(v: Option<&Value>) -> R<Vec<LightSpec>> {
-    let mut out = Vec::new();
-    // A string ("none enabled") sets nothing.
-    if let Some(Value::Object(map)) = v {
-        for (k, l) in map {
-            let index = index_key(k)?;
-            if l.get("set_light_called").and_then(Value::as_bool) == Some(true)
-                || l.get("Type").is_some()
-            {
-                return Err("explicit D3DLIGHT9 values are not in the data yet".into());
-            }
-            let enabled = get(l, "enabled")?
-                .as_bool()
-                .ok_or("enabled must be a bool")?;
-            out.push(LightSpec::Enable(index, enabled));
-        }
-    }
-    Ok(out)
+/// `render_target`: size, format and the automatic depth buffer (`null` for none).
+fn render_target(v: Option<&Value>) -> R<RenderTarget> {
+    let Some(v) = v else {
+        return Ok(DEFAULT_TARGET);
+    };
+    known_keys(
+        v,
+        "render_target",
+        &["width", "height", "format", "depth_stencil", "note"],
+    )?;
+    Ok(RenderTarget {
+        width: opt_uint(v, "width", DEFAULT_TARGET.width)?,
+        height: opt_uint(v, "height", DEFAULT_TARGET.height)?,
+        format: match v.get("format") {
+            Some(f) => names::format_code(text(f)?)?,
+            None => DEFAULT_TARGET.format,
+        },
+        depth_stencil: match v.get("depth_stencil") {
+            None => DEFAULT_TARGET.depth_stencil,
+            Some(Value::Null) => None,
+            Some(f) => Some(names::format_code(text(f)?)?),
+        },
+    })
 }
 
 fn case(v: &Value) -> R<Case> {
-    let (material, material_power) = match v.get("material") {
-        Some(m @ Value::Object(_)) => (
-            Some([
-                vec4(get(m, "Diffuse")?)?,
-                vec4(get(m, "Ambient")?)?,
-                vec4(get(m, "Specular")?)?,
-                vec4(get(m, "Emissive")?)?,
-            ]),
-            float(get(m, "Power")?)?,
-        ),
-        _ => (None, 0.0),
-    };
+    known_keys(v, "a case", CASE_KEYS)?;
+    let target = render_target(v.get("render_target"))?;
     let mut clip_planes = Vec::new();
     for (k, p) in v
         .get("clip_planes")
@@ -803,7 +716,7 @@ fn case(v: &Value) -> R<Case> {
     {
         textures.push((
             index_key(k)?,
-            texture(t).map_err(|e| format!("texture {k}: {e}"))?,
+            super::texture::texture(t).map_err(|e| format!("texture {k}: {e}"))?,
         ));
     }
     let list = |key: &str| -> R<Vec<&Value>> {
@@ -814,16 +727,19 @@ fn case(v: &Value) -> R<Case> {
     };
     Ok(Case {
         name: text(get(v, "name")?)?.to_string(),
+        render_target: target,
         requires: strings(v.get("requires"))?,
-        viewport: viewport(get(v, "viewport")?)?,
-        clear: match get(v, "clear")? {
+        viewport: match v.get("viewport") {
+            None | Some(Value::Null) => full_viewport(&target),
+            Some(vp) => viewport(vp)?,
+        },
+        clear: match v.get("clear").unwrap_or(&Value::Null) {
             Value::Null => None,
             c => Some(clear(c)?),
         },
         setup: setup(v)?,
-        lights: lights(v.get("lights"))?,
-        material,
-        material_power,
+        lights: lighting::lights(v.get("lights"))?,
+        material: lighting::material(v.get("material"))?,
         clip_planes,
         textures,
         draws: list("draws")?
@@ -847,6 +763,7 @@ fn case(v: &Value) -> R<Case> {
 /// Parses one file; every case must parse (errors name the case).
 pub fn suite(text_: &str) -> R<Suite> {
     let v: Value = serde_json::from_str(text_).map_err(|e| format!("JSON: {e}"))?;
+    known_keys(&v, "the file", SUITE_KEYS)?;
     let cases = arr(get(&v, "cases")?)?
         .iter()
         .map(|c| {

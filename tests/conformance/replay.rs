@@ -7,7 +7,6 @@ use std::collections::HashMap;
 use glam::Mat4;
 use warp9::api::{PixelShader, VertexShader};
 use warp9::resource::{BaseTexture, CubeFace, CubeTexture, LockFlags, VolumeTexture};
-use warp9::state::Material;
 use warp9::vertex::RawVertexElement;
 use warp9::{
     ClearFlags, Device, DeviceDesc, DriverType, ErrorKind, FeatureLevel, Format, Fvf, Pool,
@@ -15,8 +14,8 @@ use warp9::{
 };
 
 use super::case::{
-    Case, ClearOp, Content, Draw, Method, Setup, ShaderSpec, Step, TextureKind, TextureSpec,
-    Viewport,
+    Case, ClearOp, Content, DEFAULT_TARGET, Draw, Method, RenderTarget, Setup, ShaderSpec, Step,
+    TextureKind, TextureSpec, Viewport,
 };
 
 /// Why a replay stopped.
@@ -46,23 +45,38 @@ pub struct Replay {
     bound: HashMap<u32, BaseTexture>,
 }
 
-/// The device every case starts from: 640x480 A8R8G8B8 with an automatic
-/// D24S8 buffer, depth 1.0 and stencil 0 (the README's convention).
+/// The device every case starts from: by the README's convention 640x480
+/// A8R8G8B8 with an automatic D24S8 buffer, depth 1.0 and stencil 0.
 pub fn fresh_device(driver: DriverType, level: FeatureLevel) -> warp9::Result<Device> {
+    device_for(driver, level, &DEFAULT_TARGET)
+}
+
+/// A fresh device with the back buffer and automatic depth buffer `rt` names.
+pub fn device_for(
+    driver: DriverType,
+    level: FeatureLevel,
+    rt: &RenderTarget,
+) -> warp9::Result<Device> {
+    let unknown = |what: &str, f: u32| {
+        warp9::Error::invalid_call(format!("{what} format {f} unknown to warp9"))
+    };
+    let format = Format::from_raw(rt.format).ok_or_else(|| unknown("back buffer", rt.format))?;
+    let depth_stencil = match rt.depth_stencil {
+        Some(f) => Some(Format::from_raw(f).ok_or_else(|| unknown("depth", f))?),
+        None => None,
+    };
     let mut device = Device::create(&DeviceDesc {
         drivers: &[driver],
         levels: &[level],
-        back_buffer: (640, 480, Format::A8R8G8B8),
-        depth_stencil: Some(Format::D24S8),
+        back_buffer: (rt.width, rt.height, format),
+        depth_stencil,
         ..DeviceDesc::default()
     })?;
-    device.clear(
-        &[],
-        ClearFlags::TARGET | ClearFlags::ZBUFFER | ClearFlags::STENCIL,
-        0,
-        1.0,
-        0,
-    )?;
+    let mut flags = ClearFlags::TARGET;
+    if depth_stencil.is_some() {
+        flags |= ClearFlags::ZBUFFER | ClearFlags::STENCIL;
+    }
+    device.clear(&[], flags, 0, 1.0, 0)?;
     Ok(device)
 }
 
@@ -70,8 +84,13 @@ impl Replay {
     /// Runs every call of `case` on a fresh device of `driver` at `level`.
     pub fn run(case: &Case, driver: DriverType, level: FeatureLevel) -> R<Replay> {
         let device = api(
-            || format!("Device::create({driver:?}, {level:?})"),
-            fresh_device(driver, level),
+            || {
+                format!(
+                    "Device::create({driver:?}, {level:?}, {:?})",
+                    case.render_target
+                )
+            },
+            device_for(driver, level, &case.render_target),
         )?;
         let mut r = Replay {
             device,
@@ -80,18 +99,19 @@ impl Replay {
         };
         r.apply_setup(&case.setup)?;
         let d = &mut r.device;
-        for light in &case.lights {
-            let super::case::LightSpec::Enable(index, enabled) = *light;
-            d.light_enable(index, enabled);
+        for l in &case.lights {
+            if let Some(light) = &l.light {
+                api(
+                    || format!("SetLight({})", l.index),
+                    d.set_light(l.index, light),
+                )?;
+            }
+            if let Some(enabled) = l.enabled {
+                d.light_enable(l.index, enabled);
+            }
         }
-        if let Some([diffuse, ambient, specular, emissive]) = case.material {
-            d.set_material(&Material {
-                diffuse,
-                ambient,
-                specular,
-                emissive,
-                power: case.material_power,
-            });
+        if let Some(m) = &case.material {
+            d.set_material(m);
         }
         for &(i, plane) in &case.clip_planes {
             api(|| format!("SetClipPlane({i})"), d.set_clip_plane(i, plane))?;
@@ -284,9 +304,15 @@ impl Replay {
         } else {
             pool
         };
+        let (spec_pool, usage) = (pool, Usage::from_bits_retain(spec.usage));
         let d = &mut self.device;
         let make = |d: &mut Device, pool: Pool| -> R<BaseTexture> {
-            let u = Usage::empty();
+            // The SYSTEMMEM twin only carries texels: render-target or dynamic usage is the destination's.
+            let u = if pool == spec_pool {
+                usage
+            } else {
+                Usage::empty()
+            };
             Ok(match spec.kind {
                 TextureKind::Flat { width, height } => BaseTexture::from(api(
                     || format!("CreateTexture({width}x{height}, {format:?}, {pool:?})"),
@@ -450,6 +476,7 @@ impl Replay {
                 height,
                 format,
                 lockable,
+                ..
             } => {
                 let s = api(
                     || format!("CreateRenderTarget({name})"),
@@ -467,6 +494,7 @@ impl Replay {
                 width,
                 height,
                 format,
+                ..
             } => {
                 let s = api(
                     || format!("CreateDepthStencilSurface({name})"),

@@ -12,21 +12,69 @@
 //! names the unmet requirement: that is a skip a level justifies.
 
 use warp9::caps::CapValue;
-use warp9::{Caps, Device, Format, ResourceKind, Usage};
+use warp9::{Caps, Device, FeatureLevel, Format, ResourceKind, Usage};
 
 use super::case::{Case, Content, Draw, Setup, Step, Suite, TextureKind};
 use super::names;
+
+/// A comparison operator of a numeric caps requirement.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cmp {
+    Ge,
+    Le,
+    Gt,
+    Lt,
+    Eq,
+    Ne,
+}
+
+impl Cmp {
+    /// Longest spellings first so `>=` is not read as `>`.
+    const ALL: [(&'static str, Cmp); 6] = [
+        (">=", Cmp::Ge),
+        ("<=", Cmp::Le),
+        ("==", Cmp::Eq),
+        ("!=", Cmp::Ne),
+        (">", Cmp::Gt),
+        ("<", Cmp::Lt),
+    ];
+
+    fn holds(self, a: f64, b: f64) -> bool {
+        match self {
+            Cmp::Ge => a >= b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Lt => a < b,
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+        }
+    }
+
+    fn text(self) -> &'static str {
+        Cmp::ALL
+            .iter()
+            .find(|(_, c)| *c == self)
+            .map_or("?", |(t, _)| t)
+    }
+}
 
 /// One checkable requirement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Req {
     /// `VertexShaderVersion >= major.minor` (or PixelShaderVersion when `pixel`).
     ShaderVersion { pixel: bool, major: u32, minor: u32 },
-    /// A bit of a D3DCAPS9 member.
+    /// Bits of a D3DCAPS9 member, all of which must be set.
     CapBit {
         member: &'static str,
         bit: u32,
         name: String,
+    },
+    /// A numeric D3DCAPS9 member (or a `VS20Caps.` / `PS20Caps.` field)
+    /// compared with a number: `MaxPointSize >= 63`.
+    Compare {
+        member: &'static str,
+        cmp: Cmp,
+        value: f64,
     },
     /// `CheckDeviceFormat(kind, format, usage)` succeeds.
     Format {
@@ -48,6 +96,9 @@ impl std::fmt::Display for Req {
                 write!(f, "{kind}ShaderVersion >= {major}.{minor}")
             }
             Req::CapBit { member, name, .. } => write!(f, "{member} & {name}"),
+            Req::Compare { member, cmp, value } => {
+                write!(f, "{member} {} {value}", cmp.text())
+            }
             Req::Format {
                 kind,
                 format,
@@ -57,56 +108,251 @@ impl std::fmt::Display for Req {
     }
 }
 
-/// Parses a requirement string of the data.
+/// The nested fields of `VS20Caps` / `PS20Caps` a requirement may name.
+const SHADER_CAPS_FIELDS: [&str; 5] = [
+    "Caps",
+    "DynamicFlowControlDepth",
+    "NumTemps",
+    "StaticFlowControlDepth",
+    "NumInstructionSlots",
+];
+
+/// The D3DCAPS9 member name as a `'static` string (the names warp9's
+/// `Caps::members` lists, plus the shader caps' fields), or `None`.
+fn member_name(name: &str) -> Option<&'static str> {
+    let caps = Caps::for_level(FeatureLevel::SUPPORTED[0])?;
+    if let Some((outer, field)) = name.split_once('.') {
+        let outer = ["VS20Caps", "PS20Caps"].into_iter().find(|o| *o == outer)?;
+        let field = SHADER_CAPS_FIELDS.into_iter().find(|f| *f == field)?;
+        if outer == "VS20Caps" && field == "NumInstructionSlots" {
+            return None;
+        }
+        // A handful of names, leaked once per parse: the harness is a test.
+        return Some(Box::leak(format!("{outer}.{field}").into_boxed_str()));
+    }
+    caps.members().iter().map(|m| m.name).find(|n| *n == name)
+}
+
+/// A member's value as a number (flags as their DWORD), `None` for a
+/// member that is not numeric.
+fn member_value(caps: &Caps, name: &str) -> Option<f64> {
+    let (outer, field) = match name.split_once('.') {
+        Some((o, f)) => (o, Some(f)),
+        None => (name, None),
+    };
+    let value = caps.members().iter().find(|m| m.name == outer)?.value;
+    match (value, field) {
+        (CapValue::U32(v) | CapValue::Flags(v), None) => Some(f64::from(v)),
+        (CapValue::F32(v), None) => Some(f64::from(v)),
+        (CapValue::Vs20(v), Some(f)) => Some(f64::from(match f {
+            "Caps" => v.caps.bits() as i32,
+            "DynamicFlowControlDepth" => v.dynamic_flow_control_depth,
+            "NumTemps" => v.num_temps,
+            "StaticFlowControlDepth" => v.static_flow_control_depth,
+            _ => return None,
+        })),
+        (CapValue::Ps20(v), Some(f)) => Some(f64::from(match f {
+            "Caps" => v.caps.bits() as i32,
+            "DynamicFlowControlDepth" => v.dynamic_flow_control_depth,
+            "NumTemps" => v.num_temps,
+            "StaticFlowControlDepth" => v.static_flow_control_depth,
+            "NumInstructionSlots" => v.num_instruction_slots,
+            _ => return None,
+        })),
+        _ => None,
+    }
+}
+
+/// `2.0`, `D3DVS_VERSION(2,0)` or `D3DPS_VERSION(2, 0)` as (major, minor).
+fn version(v: &str, pixel: bool) -> Option<(u32, u32)> {
+    let macro_ = if pixel {
+        "D3DPS_VERSION("
+    } else {
+        "D3DVS_VERSION("
+    };
+    let (major, minor) = match v.strip_prefix(macro_) {
+        Some(args) => args.strip_suffix(')')?.split_once(',')?,
+        None => v.split_once('.')?,
+    };
+    Some((major.trim().parse().ok()?, minor.trim().parse().ok()?))
+}
+
+/// A flag expression `A | B | 0x10` for `member`: full names must belong
+/// to the member's family, short names (`MINFPOINT`) are read in it.
+fn member_bits(member: &'static str, expr: &str, whole: &str) -> Result<Req, String> {
+    let family = names::caps::family_of(member);
+    let mut bits = 0;
+    let mut shown = Vec::new();
+    for tok in expr.split('|').map(str::trim) {
+        let bit = if let Some(hex) = tok.strip_prefix("0x") {
+            u32::from_str_radix(hex, 16).map_err(|_| format!("bad mask {tok:?} in {whole:?}"))?
+        } else {
+            let fam = family.ok_or_else(|| format!("{member} holds no flags ({whole:?})"))?;
+            let short = tok.strip_prefix(fam.prefix).unwrap_or(tok);
+            if short.starts_with("D3D") {
+                return Err(format!(
+                    "{tok} is not a {} flag of {member} ({whole:?})",
+                    fam.prefix
+                ));
+            }
+            fam.flags
+                .iter()
+                .find(|(n, _)| *n == short)
+                .map(|&(_, b)| b)
+                .ok_or_else(|| format!("unknown {}{short} in {whole:?}", fam.prefix))?
+        };
+        bits |= bit;
+        shown.push(tok);
+    }
+    Ok(Req::CapBit {
+        member,
+        bit: bits,
+        name: shown.join("|"),
+    })
+}
+
+/// `<format> supported as a ... format` phrasings: suffix, resource kind, usage.
+const FORMAT_FORMS: [(&str, ResourceKind, Usage); 9] = [
+    (
+        " supported as a texture format",
+        ResourceKind::Texture,
+        Usage::empty(),
+    ),
+    (
+        " supported as a cube texture format",
+        ResourceKind::CubeTexture,
+        Usage::empty(),
+    ),
+    (
+        " supported as a volume texture format",
+        ResourceKind::VolumeTexture,
+        Usage::empty(),
+    ),
+    (
+        " supported as a render target format",
+        ResourceKind::Surface,
+        Usage::RENDERTARGET,
+    ),
+    (
+        " supported as a render-target format",
+        ResourceKind::Surface,
+        Usage::RENDERTARGET,
+    ),
+    (
+        " supported as a render target texture format",
+        ResourceKind::Texture,
+        Usage::RENDERTARGET,
+    ),
+    (
+        " supported as a depth-stencil format",
+        ResourceKind::Surface,
+        Usage::DEPTHSTENCIL,
+    ),
+    (
+        " supported as a depth stencil format",
+        ResourceKind::Surface,
+        Usage::DEPTHSTENCIL,
+    ),
+    (
+        " supported as a vertex texture format",
+        ResourceKind::Texture,
+        Usage::QUERY_VERTEXTEXTURE,
+    ),
+];
+
+/// A format name with or without its `D3DFMT_` prefix.
+fn format_name(name: &str) -> Result<u32, String> {
+    let name = name.trim();
+    if name.starts_with("D3DFMT_") {
+        names::format_code(name)
+    } else {
+        names::format_code(&format!("D3DFMT_{name}"))
+    }
+}
+
+/// Parses a requirement string of the data. Every form the README's
+/// layout allows is read; anything else is an error naming the string.
 pub fn parse(s: &str) -> Result<Req, String> {
     let body = names::strip_remark(s);
-    for (prefix, pixel) in [
-        ("VertexShaderVersion >= ", false),
-        ("PixelShaderVersion >= ", true),
-    ] {
-        if let Some(v) = body.strip_prefix(prefix) {
-            let (major, minor) = v
-                .split_once('.')
-                .ok_or_else(|| format!("bad version in {s:?}"))?;
-            return Ok(Req::ShaderVersion {
-                pixel,
-                major: major.parse().map_err(|_| format!("bad version {s:?}"))?,
-                minor: minor.parse().map_err(|_| format!("bad version {s:?}"))?,
+    for (form, kind, usage) in FORMAT_FORMS {
+        if let Some(fmt) = body.strip_suffix(form) {
+            return Ok(Req::Format {
+                kind,
+                format: format_name(fmt)?,
+                usage,
             });
         }
     }
-    if let Some(op) = body.strip_prefix("TextureOpCaps & ") {
-        return cap(op.trim());
-    }
-    if body == "VertexTextureFilterCaps MINFPOINT|MAGFPOINT" {
-        return Ok(Req::CapBit {
-            member: "VertexTextureFilterCaps",
-            bit: 0x0100_0100,
-            name: "D3DPTFILTERCAPS_MINFPOINT|D3DPTFILTERCAPS_MAGFPOINT".into(),
+    if let Some(fmt) = body.strip_suffix(" depth/stencil buffer") {
+        return Ok(Req::Format {
+            kind: ResourceKind::Surface,
+            format: format_name(fmt)?,
+            usage: Usage::DEPTHSTENCIL,
         });
     }
-    if let Some(fmt) = body.strip_prefix("D3DUSAGE_QUERY_VERTEXTEXTURE for ") {
+    if let Some((usage, fmt)) = body.split_once(" for ")
+        && usage.starts_with("D3DUSAGE_")
+    {
         return Ok(Req::Format {
             kind: ResourceKind::Texture,
-            format: names::format_code(fmt)?,
-            usage: Usage::QUERY_VERTEXTEXTURE,
+            format: format_name(fmt)?,
+            usage: Usage::from_bits_retain(names::dword_expr(usage)?),
         });
     }
-    if let Some(fmt) = body.strip_suffix(" supported as a depth-stencil format") {
-        return Ok(Req::Format {
-            kind: ResourceKind::Surface,
-            format: names::format_code(fmt)?,
-            usage: Usage::DEPTHSTENCIL,
-        });
+    if let Some((lhs, rhs)) = body.split_once(" & ") {
+        let member = member_name(lhs.trim())
+            .ok_or_else(|| format!("unknown D3DCAPS9 member {lhs:?} in {s:?}"))?;
+        return member_bits(member, rhs.trim(), s);
     }
-    if body == "D24S8 depth/stencil buffer" {
-        return Ok(Req::Format {
-            kind: ResourceKind::Surface,
-            format: 75,
-            usage: Usage::DEPTHSTENCIL,
-        });
+    for (text, cmp) in Cmp::ALL {
+        let Some((lhs, rhs)) = body.split_once(text) else {
+            continue;
+        };
+        let (lhs, rhs) = (lhs.trim(), rhs.trim());
+        for (name, pixel) in [("VertexShaderVersion", false), ("PixelShaderVersion", true)] {
+            if lhs == name && cmp == Cmp::Ge && !rhs.starts_with("0x") {
+                let (major, minor) =
+                    version(rhs, pixel).ok_or_else(|| format!("bad version in {s:?}"))?;
+                return Ok(Req::ShaderVersion {
+                    pixel,
+                    major,
+                    minor,
+                });
+            }
+        }
+        let member =
+            member_name(lhs).ok_or_else(|| format!("unknown D3DCAPS9 member {lhs:?} in {s:?}"))?;
+        let value = match rhs.strip_prefix("0x") {
+            Some(hex) => u32::from_str_radix(hex, 16).map(f64::from).ok(),
+            None => rhs.trim_end_matches('f').parse::<f64>().ok(),
+        }
+        .ok_or_else(|| format!("bad number {rhs:?} in {s:?}"))?;
+        return Ok(Req::Compare { member, cmp, value });
     }
-    cap(body)
+    // `VertexTextureFilterCaps MINFPOINT|MAGFPOINT`: a member and its flags.
+    if let Some((lhs, rhs)) = body.split_once(' ')
+        && let Some(member) = member_name(lhs)
+    {
+        return member_bits(member, rhs.trim(), s);
+    }
+    // Bare flag names, one or several of one member.
+    let mut found: Option<(&'static str, u32)> = None;
+    for tok in body.split('|').map(str::trim) {
+        let (member, bit) =
+            names::cap_flag(tok).ok_or_else(|| format!("unknown requirement {s:?}"))?;
+        match found {
+            Some((m, _)) if m != member => {
+                return Err(format!("{s:?} mixes flags of {m} and {member}"));
+            }
+            _ => found = Some((member, found.map_or(0, |f| f.1) | bit)),
+        }
+    }
+    let (member, bit) = found.ok_or_else(|| format!("unknown requirement {s:?}"))?;
+    Ok(Req::CapBit {
+        member,
+        bit,
+        name: body.to_string(),
+    })
 }
 
 fn cap(name: &str) -> Result<Req, String> {
@@ -117,17 +363,6 @@ fn cap(name: &str) -> Result<Req, String> {
         bit,
         name: name.to_string(),
     })
-}
-
-fn member(caps: &Caps, name: &str) -> u32 {
-    caps.members()
-        .iter()
-        .find(|m| m.name == name)
-        .and_then(|m| match m.value {
-            CapValue::U32(v) | CapValue::Flags(v) => Some(v),
-            _ => None,
-        })
-        .unwrap_or(0)
 }
 
 /// Whether `req` holds on `device` (caps of its level, its format table).
@@ -146,7 +381,12 @@ pub fn met(req: &Req, device: &Device) -> bool {
             };
             (v >> 8 & 0xFF, v & 0xFF) >= (*major, *minor)
         }
-        Req::CapBit { member: m, bit, .. } => member(&caps, m) & bit == *bit,
+        Req::CapBit { member: m, bit, .. } => {
+            member_value(&caps, m).is_some_and(|v| v as u32 & bit == *bit)
+        }
+        Req::Compare { member, cmp, value } => {
+            member_value(&caps, member).is_some_and(|v| cmp.holds(v, *value))
+        }
         Req::Format {
             kind,
             format,
