@@ -330,13 +330,11 @@ fn declarations_and_data_flow() {
 
 #[test]
 fn resource_limits() {
-    let many = |profile: &str, n: usize| {
-        let mut s = format!("{profile}\nmov r0, c0\n");
-        for _ in 0..n {
-            s.push_str("add r0, r0, c1\n");
-        }
-        s + "mov oC0, r0\n"
+    // `head`, then `n` adds into r0, then `tail`: n + 2 slots.
+    let adds = |head: &str, n: usize, tail: &str| {
+        format!("{head}mov r0, c0\n{}{tail}", "add r0, r0, c1\n".repeat(n))
     };
+    let many = |profile: &str, n: usize| adds(&format!("{profile}\n"), n, "mov oC0, r0\n");
     ok(&many("ps_2_0", 62), &L91);
     bad(&many("ps_2_0", 63), &L91, "instruction-slots", None);
     ok(&many("ps_2_x", 200), &L93);
@@ -356,13 +354,7 @@ fn resource_limits() {
         "instruction-slots",
         Some("MaxPixelShader30InstructionSlots"),
     );
-    let vs = |n: usize| {
-        let mut s = String::from("vs_3_0\ndcl_position o0\nmov r0, c0\n");
-        for _ in 0..n {
-            s.push_str("add r0, r0, c1\n");
-        }
-        s + "mov o0, r0\n"
-    };
+    let vs = |n: usize| adds("vs_3_0\ndcl_position o0\n", n, "mov o0, r0\n");
     ok(&vs(510), &L93);
     bad(
         &vs(511),
