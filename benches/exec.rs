@@ -6,10 +6,12 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use warp9::shader::exec::point_fetch::PointFetch;
-use warp9::shader::exec::{Constants, PixelInputs, PixelProgram, ScalarPixelInputs};
+use warp9::internals::exec::point_fetch::PointFetch;
+use warp9::internals::exec::{
+    Constants, ExecKey, Executor, PixelInputs, Prepared, ScalarPixelInputs, scalar,
+};
+use warp9::internals::simd::{Backend, FloatV, Kernel, Simd, dispatch};
 use warp9::shader::{assemble, decode};
-use warp9::simd::{Backend, FloatV, Kernel, Simd, dispatch};
 
 /// The S3 program: r0 = colour; 16 x (mad, dp3, mad, frc); oC0 = r0.
 fn s3_source() -> String {
@@ -27,7 +29,7 @@ const BLOCK: usize = 16;
 const BATCHES: usize = BLOCK * BLOCK / 8;
 
 struct S3<'a> {
-    prog: &'a PixelProgram,
+    prog: &'a Prepared,
     colours: &'a [[[f32; 8]; 4]; BATCHES],
     fetch: &'a PointFetch,
 }
@@ -39,7 +41,7 @@ impl Kernel for S3<'_> {
         let consts = Constants::default();
         let z = s.splat(0.0);
         let mut acc = z;
-        let mut ex = self.prog.executor(s, &consts, self.fetch);
+        let mut ex = Executor::new(self.prog, s, &consts, self.fetch);
         for c in self.colours {
             let mut v = [[z; 4]; 16];
             v[0] = c.map(|a| s.f32s(a));
@@ -57,7 +59,7 @@ impl Kernel for S3<'_> {
 
 fn bench(c: &mut Criterion) {
     let program = decode(&assemble(&s3_source()).expect("assemble")).expect("decode");
-    let prog = PixelProgram::new(&program, &[]);
+    let prog = Prepared::new(&program, ExecKey::new(&program, &[]));
     let fetch = PointFetch::default();
     let colours: [[[f32; 8]; 4]; BATCHES] = std::array::from_fn(|b| {
         std::array::from_fn(|ch| std::array::from_fn(|l| ((b * 8 + l) * 4 + ch) as f32 / 1024.0))
@@ -92,7 +94,8 @@ fn bench(c: &mut Criterion) {
                         i.v[0] = std::array::from_fn(|ch| col[ch][q * 4 + l]);
                         i
                     });
-                    let o = prog.run_quad_scalar(&inputs, &Constants::default(), &fetch, [true; 4]);
+                    let o =
+                        scalar::run_quad(&prog, &inputs, &Constants::default(), &fetch, [true; 4]);
                     acc += o[0].color[0][0];
                 }
             }

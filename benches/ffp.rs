@@ -18,9 +18,9 @@ use std::sync::Arc;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Mat4, Vec3, Vec4};
 use rayon::prelude::*;
-use warp9::ffp::key::DrawOptions;
-use warp9::ffp::*;
-use warp9::simd::Backend;
+use warp9::internals::ffp::key::DrawOptions;
+use warp9::internals::ffp::*;
+use warp9::internals::simd::Backend;
 use warp9::state::{Color, Light, LightType, Material, RenderState, TransformType};
 use warp9::vertex::{DeclType, DeclUsage, FetchStreams, StreamInput, VertexElement};
 

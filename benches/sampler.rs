@@ -6,8 +6,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use warp9::simd::{Backend, dispatch};
-use warp9::texture_fetch::{Lod, TextureFetchScalar};
+use warp9::internals::simd::{Backend, dispatch};
+use warp9::internals::texture_fetch::{Lod, TextureFetchScalar};
 
 #[path = "../examples/common/sampler_block.rs"]
 mod sampler_block;

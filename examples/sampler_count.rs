@@ -6,8 +6,8 @@
 //! argument `time`, also the fastest of 300 timed runs in ns per pixel.
 
 use std::hint::black_box;
-use warp9::sampler::BoundTextures;
-use warp9::simd::{Backend, dispatch};
+use warp9::internals::sampler::BoundTextures;
+use warp9::internals::simd::{Backend, dispatch};
 
 #[path = "common/sampler_block.rs"]
 mod sampler_block;

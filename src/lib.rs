@@ -71,20 +71,27 @@
 pub mod api;
 pub mod caps;
 pub mod error;
-pub mod ffp;
+#[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
+mod ffp;
 pub mod format;
 mod geom;
+#[doc(hidden)]
+pub mod internals;
 mod om;
 mod pipeline;
-pub mod pixel;
+#[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
+mod pixel;
 mod raster;
 mod reference;
 pub mod resource;
-pub mod sampler;
+#[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
+mod sampler;
 pub mod shader;
-pub mod simd;
+#[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
+mod simd;
 pub mod state;
-pub mod texture_fetch;
+#[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
+mod texture_fetch;
 pub mod vertex;
 
 pub use api::{

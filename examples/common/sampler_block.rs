@@ -5,10 +5,10 @@
 //! every sample blends two levels), one 64x64-pixel block per call.
 
 use warp9::caps::{DriverType, FeatureLevel};
-use warp9::sampler::{BoundTextures, SamplerDesc};
-use warp9::simd::{FloatV, Kernel, Simd};
+use warp9::internals::sampler::{BoundTextures, SamplerDesc};
+use warp9::internals::simd::{FloatV, Kernel, Simd};
+use warp9::internals::texture_fetch::{Lod, TextureFetch, ddx, ddy};
 use warp9::state::TextureFilter;
-use warp9::texture_fetch::{Lod, TextureFetch, ddx, ddy};
 use warp9::{Device, DeviceDesc, Format, Pool, Usage};
 
 /// Texture coordinates per pixel.

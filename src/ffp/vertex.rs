@@ -445,31 +445,6 @@ fn unwrap4<S: Simd>(out: &mut [S::F; 4], v: &[V<S>; 4]) {
     }
 }
 
-#[inline(always)]
-fn store4<S: Simd>(d: &mut [[f32; 8]; 4], v: &[S::F; 4]) {
-    for (dd, vv) in d.iter_mut().zip(v) {
-        vv.store(dd);
-    }
-}
-
-/// An 8-lane output stored as arrays (loops only, see `math` on closures).
-#[inline(always)]
-pub fn store_output<S: Simd>(o: &VertexOutput<S::F>) -> VertexOutput<[f32; 8]> {
-    let mut out = VertexOutput::splat([0f32; 8]);
-    store4::<S>(&mut out.position, &o.position);
-    store4::<S>(&mut out.diffuse, &o.diffuse);
-    store4::<S>(&mut out.specular, &o.specular);
-    for (d, v) in out.texcoord.iter_mut().zip(&o.texcoord) {
-        store4::<S>(d, v);
-    }
-    o.fog.store(&mut out.fog);
-    o.point_size.store(&mut out.point_size);
-    for (d, v) in out.clip_distance.iter_mut().zip(&o.clip_distance) {
-        v.store(d);
-    }
-    out
-}
-
 /// Programs by key, so a state seen before reuses its routine.
 #[derive(Debug, Default)]
 pub struct FfpVertexCache {

@@ -17,7 +17,8 @@ mod decode;
 mod disasm;
 mod encode;
 pub mod error;
-pub mod exec;
+#[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
+pub(crate) mod exec;
 mod fmt_float;
 pub mod info;
 pub mod ir;

@@ -8,8 +8,8 @@
 use crate::exec_support;
 
 use exec_support::{Consts, Rng, run_ps_prepared, run_vs_prepared};
-use warp9::shader::exec::point_fetch::{PointFetch, Texture2D};
-use warp9::shader::exec::{ExecKey, Prepared, ScalarPixelInputs};
+use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
+use warp9::internals::exec::{ExecKey, Prepared, ScalarPixelInputs};
 use warp9::shader::{self, ShaderLimits};
 
 struct Gen {

@@ -8,13 +8,13 @@
 // binary (by the fuzz target's module that `fuzz_inputs` includes).
 use crate::fuzz_inputs::exec::batch_check;
 
-use warp9::shader::exec::point_fetch::PointFetch;
-use warp9::shader::exec::{
+use warp9::internals::exec::point_fetch::PointFetch;
+use warp9::internals::exec::{
     Constants, ExecKey, PixelInputs, Prepared, ScalarPixelInputs, ScalarPixelOutput, scalar, simd,
 };
+use warp9::internals::simd::{Backend, FloatV, Kernel, MaskV, Simd, dispatch};
+use warp9::internals::texture_fetch::{Lod, SamplerSlot, TextureFetch, TextureFetchScalar};
 use warp9::shader::{self, Program};
-use warp9::simd::{Backend, FloatV, Kernel, MaskV, Simd, dispatch};
-use warp9::texture_fetch::{Lod, SamplerSlot, TextureFetch, TextureFetchScalar};
 
 /// Every backend to compare: portable, and AVX2 when the CPU has it.
 pub fn backends() -> Vec<Backend> {

@@ -7,8 +7,8 @@
 use crate::exec_support;
 
 use exec_support::{Consts, program, run_vs, run_vs_prepared, vin};
-use warp9::shader::exec::point_fetch::PointFetch;
-use warp9::shader::exec::{ExecKey, Prepared};
+use warp9::internals::exec::point_fetch::PointFetch;
+use warp9::internals::exec::{ExecKey, Prepared};
 
 fn x(v: f32) -> [f32; 4] {
     [v, 0.0, 0.0, 0.0]
@@ -238,7 +238,7 @@ fn static_branches_are_resolved_per_key() {
     let text = "vs_3_0\nif b3\nmov r0, c1\nelse\nmov r0, c2\nendif\nif !b4\nadd r0, r0, c10\nendif\ncallnz l0, b3\nmov o0, r0\nret\nlabel l0\nadd r0, r0, c20\nret\n";
     let prog = program(text);
     assert_eq!(
-        warp9::shader::exec::branch_bools(&prog),
+        warp9::internals::exec::branch_bools(&prog),
         (1 << 3) | (1 << 4)
     );
     let mut c = Consts::indexed();
@@ -272,7 +272,7 @@ fn static_branches_are_resolved_per_key() {
 #[test]
 fn cache_prepares_once_per_key() {
     let prog = program("vs_3_0\nif b0\nmov o0, c1\nendif\n");
-    let mut cache = warp9::shader::exec::ProgramCache::new(prog);
+    let mut cache = warp9::internals::exec::ProgramCache::new(prog);
     let a = cache.get(&[true, true]);
     let b = cache.get(&[true, false]);
     let c = cache.get(&[false]);

@@ -8,8 +8,8 @@ use crate::exec_support;
 
 use exec_support::{Consts, program, run_vs, vin};
 use std::f32::{INFINITY as INF, NAN, NEG_INFINITY as NINF};
-use warp9::shader::exec::point_fetch::PointFetch;
-use warp9::shader::exec::{ExecKey, Prepared};
+use warp9::internals::exec::point_fetch::PointFetch;
+use warp9::internals::exec::{ExecKey, Prepared};
 
 const MAXF: f32 = f32::MAX;
 const DEN: f32 = 1e-40; // a denormal
@@ -64,7 +64,7 @@ fn run_ps_inputs(text: &str, lanes: &[[[f32; 4]; 16]]) -> Vec<[f32; 4]> {
         text,
         &inputs,
         &Consts::indexed(),
-        &warp9::shader::exec::point_fetch::PointFetch::default(),
+        &warp9::internals::exec::point_fetch::PointFetch::default(),
         active,
     )
     .into_iter()
@@ -662,5 +662,5 @@ fn def_overrides_application_constants() {
     assert_eq!(out[0][1], [1.0, 2.0, 3.0, 4.0]);
     // The prepared program folded the def into an immediate.
     let p = program(text);
-    assert!(warp9::shader::exec::branch_bools(&p) == 0);
+    assert!(warp9::internals::exec::branch_bools(&p) == 0);
 }

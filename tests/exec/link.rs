@@ -6,11 +6,13 @@
 use crate::exec_support;
 
 use exec_support::{Consts, program, quads, run_ps_prepared, run_vs_prepared, vin};
-use warp9::shader::exec::point_fetch::PointFetch;
-use warp9::shader::exec::{ExecKey, InputLayout, LinkSource, OutputLayout, Prepared, link, regs};
+use warp9::internals::exec::point_fetch::PointFetch;
+use warp9::internals::exec::{
+    ExecKey, InputLayout, LinkSource, OutputLayout, Prepared, link, regs,
+};
 use warp9::shader::token::Usage;
 
-fn src(links: &[warp9::shader::exec::Link], input: u16, comp: u8) -> LinkSource {
+fn src(links: &[warp9::internals::exec::Link], input: u16, comp: u8) -> LinkSource {
     links
         .iter()
         .find(|l| l.input == input && l.comp == comp)

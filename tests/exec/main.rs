@@ -3,7 +3,7 @@
 //! programs, random differential programs, the exec fuzz target's inputs).
 //!
 //! One test binary rather than one per file: every module runs the 8-lane
-//! interpreter through `warp9::simd::dispatch`, which instantiates it for
+//! interpreter through `warp9::internals::simd::dispatch`, which instantiates it for
 //! both SIMD backends in the calling crate, so each separate binary paid
 //! for that code generation again (about three minutes each on two cores).
 

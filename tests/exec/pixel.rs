@@ -6,8 +6,8 @@
 use crate::exec_support;
 
 use exec_support::{Consts, LodProbe, quads, run_ps, run_vs_prepared, vin};
-use warp9::shader::exec::point_fetch::{PointFetch, Texture2D};
-use warp9::shader::exec::{ExecKey, Prepared};
+use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
+use warp9::internals::exec::{ExecKey, Prepared};
 
 const ALL: u32 = 0xFF;
 

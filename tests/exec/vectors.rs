@@ -5,8 +5,8 @@
 use crate::exec_support;
 
 use exec_support::{Consts, quads, run_ps_prepared, run_vs, run_vs_prepared, valid_program, vin};
-use warp9::shader::exec::point_fetch::{PointFetch, Texture2D};
-use warp9::shader::exec::{ExecKey, Prepared, regs};
+use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
+use warp9::internals::exec::{ExecKey, Prepared, regs};
 
 const INF: f32 = f32::INFINITY;
 

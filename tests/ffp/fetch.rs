@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use warp9::Fvf;
-use warp9::simd::{Backend, FloatV, Kernel, Simd, dispatch};
+use warp9::internals::simd::{Backend, FloatV, Kernel, Simd, dispatch};
 use warp9::vertex::*;
 
 fn conv(t: DeclType, bytes: &[u8]) -> [f32; 4] {
@@ -265,13 +265,19 @@ fn fvf_layouts_fetch_their_fields() {
         v.extend(f.to_le_bytes());
     }
     assert_eq!(v.len() as u32, fvf.vertex_size());
-    let (layout, plan) = warp9::ffp::FfpInputLayout::new(&els);
+    let (layout, plan) = warp9::internals::ffp::FfpInputLayout::new(&els);
     assert_eq!(layout.tex_width, [2, 3, 0, 0, 0, 0, 0, 0]);
     let mut st: [Option<StreamInput>; 16] = Default::default();
     st[0] = stream(v.clone(), 0, v.len() as u32, 1);
     let fs = FetchStreams::new(st, false);
-    let r = fetch_all(&fs, &plan, [0; 8], 0, warp9::ffp::state::IN_COUNT);
-    use warp9::ffp::state::*;
+    let r = fetch_all(
+        &fs,
+        &plan,
+        [0; 8],
+        0,
+        warp9::internals::ffp::state::IN_COUNT,
+    );
+    use warp9::internals::ffp::state::*;
     assert_eq!(r[0][IN_POSITION0], [1.0, 2.0, 3.0, 1.0]);
     assert_eq!(r[0][IN_BLENDWEIGHT], [0.25, 0.5, 0.0, 1.0]);
     assert_eq!(r[0][IN_BLENDINDICES], [7.0, 9.0, 200.0, 255.0]);
@@ -284,7 +290,7 @@ fn fvf_layouts_fetch_their_fields() {
     assert_eq!(r[0][IN_TEXCOORD0 + 1], [1.0, 2.0, 3.0, 1.0]);
     // LASTBETA_D3DCOLOR indices are read in memory order (decision §3.3).
     let els = (Fvf::XYZB2 | Fvf::LASTBETA_D3DCOLOR).to_elements();
-    let (layout, plan) = warp9::ffp::FfpInputLayout::new(&els);
+    let (layout, plan) = warp9::internals::ffp::FfpInputLayout::new(&els);
     assert!(layout.has(IN_BLENDINDICES));
     let mut v = vec![];
     for f in [1.0f32, 2.0, 3.0, 0.25] {

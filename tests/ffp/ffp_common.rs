@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
-use warp9::ffp::key::DrawOptions;
-use warp9::ffp::state::IN_COUNT;
-use warp9::ffp::*;
-use warp9::simd::Backend;
+use warp9::internals::ffp::key::DrawOptions;
+use warp9::internals::ffp::state::IN_COUNT;
+use warp9::internals::ffp::*;
+use warp9::internals::simd::Backend;
 use warp9::vertex::{DeclType, DeclUsage, FetchStreams, StreamInput, VertexElement};
 
 /// Little-endian bytes of floats.
@@ -86,7 +86,7 @@ pub fn run_streams(
         .collect();
     // The register-level entry point (`run8`) gives every field unmasked.
     for b in backends() {
-        let got = warp9::simd::dispatch(
+        let got = warp9::internals::simd::dispatch(
             b,
             Run8 {
                 program: &program,
@@ -140,10 +140,10 @@ struct Run8<'a> {
     instance: u32,
 }
 
-impl warp9::simd::Kernel for Run8<'_> {
+impl warp9::internals::simd::Kernel for Run8<'_> {
     type Output = Vec<VertexOutput<f32>>;
-    fn run<S: warp9::simd::Simd>(self, s: S) -> Self::Output {
-        use warp9::simd::FloatV;
+    fn run<S: warp9::internals::simd::Simd>(self, s: S) -> Self::Output {
+        use warp9::internals::simd::FloatV;
         let last = self.vertices[self.vertices.len().min(8) - 1];
         let idx: [u32; 8] = std::array::from_fn(|i| self.vertices.get(i).copied().unwrap_or(last));
         let mut regs = [[s.splat(0.0); 4]; IN_COUNT];
@@ -166,9 +166,9 @@ pub fn close(a: &[f32], b: &[f32], tol: f32) {
     }
 }
 
-use warp9::ffp::stages::{PixelInput, StageTexture};
-use warp9::simd::{FloatV, MaskV, Simd};
-use warp9::texture_fetch::{Lod, SamplerSlot, TextureFetch, TextureFetchScalar};
+use warp9::internals::ffp::stages::{PixelInput, StageTexture};
+use warp9::internals::simd::{FloatV, MaskV, Simd};
+use warp9::internals::texture_fetch::{Lod, SamplerSlot, TextureFetch, TextureFetchScalar};
 
 /// A test texture: `f(coords, lod)` per slot; slots without one return (0, 0, 0, 1).
 pub type TexFn = fn([f32; 4], [f32; 6]) -> [f32; 4];
@@ -236,8 +236,9 @@ pub fn shade(
     fetch: &TestTextures,
     active: u8,
 ) -> [[f32; 4]; 8] {
-    use warp9::simd::{Kernel, dispatch};
-    let want = warp9::ffp::reference_shade8(state, textures, divisors, inp, fetch, active);
+    use warp9::internals::simd::{Kernel, dispatch};
+    let want =
+        warp9::internals::ffp::reference_shade8(state, textures, divisors, inp, fetch, active);
     let key = FfpPixelKey::new(state, textures, divisors);
     let program = FfpPixelProgram::new(key.clone());
     let consts = FfpPixelConsts::new(state);

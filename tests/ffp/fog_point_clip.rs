@@ -8,10 +8,10 @@ use crate::ffp_common;
 
 use ffp_common::*;
 use glam::{Mat4, Vec3};
-use warp9::ffp::fog::{VertexPath, vertex_fog_factor};
-use warp9::ffp::key::DrawOptions;
-use warp9::ffp::point::sprite_coord;
-use warp9::ffp::*;
+use warp9::internals::ffp::fog::{VertexPath, vertex_fog_factor};
+use warp9::internals::ffp::key::DrawOptions;
+use warp9::internals::ffp::point::sprite_coord;
+use warp9::internals::ffp::*;
 use warp9::state::{Color, FogMode, RenderState, TransformType as Tt};
 use warp9::vertex::{DeclType as D, DeclUsage as U};
 
@@ -265,7 +265,7 @@ fn user_clip_planes_in_world_space() {
 
 #[test]
 fn process_vertices_screen_mapping() {
-    use warp9::ffp::output::screen_position;
+    use warp9::internals::ffp::output::screen_position;
     let vp = warp9::state::Viewport {
         x: 10,
         y: 20,
@@ -286,7 +286,7 @@ fn process_vertices_screen_mapping() {
 
 #[test]
 fn stage_divisors_follow_the_vertex_key() {
-    use warp9::ffp::texgen::stage_divisors;
+    use warp9::internals::ffp::texgen::stage_divisors;
     use warp9::state::{TextureStageState as Tss, TextureTransformFlags};
     let mut s = FfpState::default();
     s.set_stage(

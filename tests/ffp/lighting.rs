@@ -9,8 +9,8 @@ use crate::ffp_common;
 
 use ffp_common::*;
 use glam::Vec3;
-use warp9::ffp::key::DrawOptions;
-use warp9::ffp::*;
+use warp9::internals::ffp::key::DrawOptions;
+use warp9::internals::ffp::*;
 use warp9::state::{Light, LightType, Material, MaterialColorSource, RenderState};
 use warp9::vertex::{DeclType as D, DeclUsage as U};
 

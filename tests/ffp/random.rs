@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use ffp_common::*;
 use glam::{Mat4, Vec3};
-use warp9::ffp::key::DrawOptions;
-use warp9::ffp::stages::StageTexture;
-use warp9::ffp::*;
+use warp9::internals::ffp::key::DrawOptions;
+use warp9::internals::ffp::stages::StageTexture;
+use warp9::internals::ffp::*;
 use warp9::state::*;
 use warp9::vertex::{DeclType, DeclUsage, FetchStreams, StreamInput, VertexElement};
 

@@ -9,8 +9,8 @@
 use crate::ffp_common;
 
 use ffp_common::*;
-use warp9::ffp::stages::StageTexture;
-use warp9::ffp::*;
+use warp9::internals::ffp::stages::StageTexture;
+use warp9::internals::ffp::*;
 use warp9::state::{
     Color, RenderState, TextureArg as A, TextureOp as Op, TextureStageState as Tss,
 };
@@ -280,7 +280,7 @@ fn derivatives_reach_the_sampler() {
     let mut s = FfpState::default();
     s.set_stage(0, Tss::ColorOp(Op::SelectArg1));
     let inp: [_; 8] = std::array::from_fn(|l| {
-        // The stamp layout of `warp9::texture_fetch`: lane l is pixel (l & 3, l >> 2).
+        // The stamp layout of `warp9::internals::texture_fetch`: lane l is pixel (l & 3, l >> 2).
         let (x, y) = ((l & 3) as f32, (l >> 2) as f32);
         pixel(D, [0.0; 4], [0.25 * x, 0.5 * y, 0.0, 1.0])
     });

@@ -8,9 +8,9 @@ use crate::ffp_common;
 
 use ffp_common::*;
 use glam::{Mat4, Vec3, Vec4};
-use warp9::ffp::key::DrawOptions;
-use warp9::ffp::texgen::projection_divisor;
-use warp9::ffp::*;
+use warp9::internals::ffp::key::DrawOptions;
+use warp9::internals::ffp::texgen::projection_divisor;
+use warp9::internals::ffp::*;
 use warp9::state::{
     RenderState, TexCoordIndex, TexGen, TextureStageState as Tss, TextureTransformFlags,
     TransformType as Tt, VertexBlendFlags,
@@ -433,7 +433,7 @@ fn texture_transforms() {
 
 #[test]
 fn projection_rules_of_7_2() {
-    use warp9::ffp::key::{TexKey, TexSource};
+    use warp9::internals::ffp::key::{TexKey, TexSource};
     let pass = |width, count| {
         Some(TexKey {
             source: TexSource::PassThru { set: 0, width },

@@ -7,7 +7,7 @@ use crate::sampler_support;
 
 use sampler_support::*;
 use warp9::Format;
-use warp9::sampler::SamplerDesc;
+use warp9::internals::sampler::SamplerDesc;
 use warp9::state::TextureFilter;
 
 /// Point-samples texel `x` of a 1-row texture holding `bytes`.
@@ -269,7 +269,7 @@ fn srgb_reads_linearise_only_allowed_formats() {
 
 #[test]
 fn no_texture_reads_opaque_black() {
-    let b = warp9::sampler::BoundTextures::new();
+    let b = warp9::internals::sampler::BoundTextures::new();
     assert_eq!(
         sample(&b, 3, [0.5, 0.5, 0.0, 1.0], deriv(0.1)),
         [0.0, 0.0, 0.0, 1.0]

@@ -9,11 +9,11 @@
 //! values, some calls have inactive lanes. Portable and AVX2 backends.
 
 use crate::sampler_support::Rng;
+use warp9::internals::sampler::{BoundTextures, SamplerDesc};
+use warp9::internals::simd::{FloatV, IntV, Portable, Simd};
+use warp9::internals::texture_fetch::{Lod, TextureFetch, TextureFetchScalar};
 use warp9::resource::BaseTexture;
-use warp9::sampler::{BoundTextures, SamplerDesc};
-use warp9::simd::{FloatV, IntV, Portable, Simd};
 use warp9::state::{TextureAddress as A, TextureFilter as F};
-use warp9::texture_fetch::{Lod, TextureFetch, TextureFetchScalar};
 use warp9::{Device, DeviceDesc, Format, Pool, Usage};
 
 /// Texture coordinates for the random requests, special values included.
@@ -219,7 +219,7 @@ fn fast_path_matches_reference_on_shared_lod_requests() {
                 };
                 quick += usize::from(check(Portable, &b, &req, mask));
                 #[cfg(target_arch = "x86_64")]
-                if let Some(a) = warp9::simd::Avx2::detect() {
+                if let Some(a) = warp9::internals::simd::Avx2::detect() {
                     check(a, &b, &req, mask);
                 }
                 calls += 1;

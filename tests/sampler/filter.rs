@@ -6,9 +6,9 @@ use crate::sampler_support;
 
 use sampler_support::*;
 use warp9::Format;
-use warp9::sampler::SamplerDesc;
+use warp9::internals::sampler::SamplerDesc;
+use warp9::internals::texture_fetch::Lod;
 use warp9::state::{TextureAddress as A, TextureFilter as F};
-use warp9::texture_fetch::Lod;
 
 fn l8(v: u32) -> f32 {
     v as f32 / 255.0

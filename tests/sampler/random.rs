@@ -5,11 +5,11 @@
 //! (any NaN equals any NaN: payloads are not specified).
 
 use crate::sampler_support::Rng;
+use warp9::internals::sampler::{BoundTextures, SamplerDesc};
+use warp9::internals::simd::{FloatV, Portable, Simd};
+use warp9::internals::texture_fetch::{Lod, TextureFetch, TextureFetchScalar};
 use warp9::resource::BaseTexture;
-use warp9::sampler::{BoundTextures, SamplerDesc};
-use warp9::simd::{FloatV, Portable, Simd};
 use warp9::state::{TextureAddress as A, TextureFilter as F};
-use warp9::texture_fetch::{Lod, TextureFetch, TextureFetchScalar};
 use warp9::{Device, DeviceDesc, Format, Pool, Usage};
 
 /// Texture coordinates for the random requests, special values included.
@@ -223,7 +223,7 @@ fn warp_matches_reference_on_random_requests() {
                 };
                 lanes += check(Portable, &b, form, &reqs, mask);
                 #[cfg(target_arch = "x86_64")]
-                if let Some(a) = warp9::simd::Avx2::detect() {
+                if let Some(a) = warp9::internals::simd::Avx2::detect() {
                     lanes += check(a, &b, form, &reqs, mask);
                 }
             }

@@ -4,10 +4,10 @@
 #![allow(dead_code)]
 
 use warp9::caps::{DriverType, FeatureLevel};
+use warp9::internals::sampler::{BoundTextures, SamplerDesc};
+use warp9::internals::simd::{FloatV, Portable, Simd};
+use warp9::internals::texture_fetch::{Lod, TextureFetch, TextureFetchScalar};
 use warp9::resource::{BaseTexture, CubeFace, CubeTexture, Texture, VolumeTexture};
-use warp9::sampler::{BoundTextures, SamplerDesc};
-use warp9::simd::{FloatV, Portable, Simd};
-use warp9::texture_fetch::{Lod, TextureFetch, TextureFetchScalar};
 use warp9::{Device, DeviceDesc, Format, Pool, Usage};
 
 /// An SM3 Warp device (every texture format of the table exists there).
@@ -165,7 +165,7 @@ pub fn sample(b: &BoundTextures, slot: usize, c: [f32; 4], lod: Lod<f32>) -> [f3
         "Reference {r:?} vs Warp portable {p:?} at {c:?} {lod:?}"
     );
     #[cfg(target_arch = "x86_64")]
-    if let Some(a) = warp9::simd::Avx2::detect() {
+    if let Some(a) = warp9::internals::simd::Avx2::detect() {
         let x = warp(a, b, slot, c, lod);
         assert_eq!(
             r.map(f32::to_bits),

@@ -20,10 +20,10 @@ use std::path::PathBuf;
 
 use sampler_support::{device, sample};
 use serde_json::Value;
+use warp9::internals::sampler::{BoundTextures, SamplerDesc};
+use warp9::internals::texture_fetch::Lod;
 use warp9::resource::{BaseTexture, CubeFace};
-use warp9::sampler::{BoundTextures, SamplerDesc};
 use warp9::state::{StateValue, TextureAddress, TextureFilter};
-use warp9::texture_fetch::Lod;
 use warp9::{Device, Format, Pool, Usage};
 
 fn dir() -> Option<PathBuf> {

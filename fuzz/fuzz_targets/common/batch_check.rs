@@ -1,9 +1,9 @@
 //! The batched pixel interpreter against lone runs, shared by the
 //! interpreter tests (`tests/exec/exec_support.rs`) and the `exec` fuzz target.
 
-use warp9::shader::exec::{Constants, PixelInputs, Prepared, simd};
-use warp9::simd::{FloatV, MaskV, Simd};
-use warp9::texture_fetch::TextureFetch;
+use warp9::internals::exec::{Constants, PixelInputs, Prepared, simd};
+use warp9::internals::simd::{FloatV, MaskV, Simd};
+use warp9::internals::texture_fetch::TextureFetch;
 
 /// Runs `inputs` as stamp 1 of a batch of 3 (the other stamps get other
 /// inputs), twice on one executor, and asserts that the lanes of the

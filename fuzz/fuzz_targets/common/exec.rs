@@ -26,13 +26,13 @@
 #[path = "batch_check.rs"]
 pub(crate) mod batch_check;
 
-use warp9::shader::exec::point_fetch::{PointFetch, Texture2D};
-use warp9::shader::exec::{
+use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
+use warp9::internals::exec::{
     Constants, ExecKey, PixelInputs, Prepared, ScalarPixelInputs, scalar, simd,
 };
+use warp9::internals::simd::{Backend, FloatV, Kernel, MaskV, Simd, dispatch};
+use warp9::internals::texture_fetch::{Lod, SamplerSlot, TextureFetch, TextureFetchScalar};
 use warp9::shader::{self, ShaderLimits};
-use warp9::simd::{Backend, FloatV, Kernel, MaskV, Simd, dispatch};
-use warp9::texture_fetch::{Lod, SamplerSlot, TextureFetch, TextureFetchScalar};
 
 /// Reads the fuzz input; past the end every read is 0, so short inputs
 /// still make a (small) program.
@@ -1123,7 +1123,7 @@ pub fn run(data: &[u8]) -> bool {
                 },
             );
             for (l, sc) in scalar_out.iter().enumerate() {
-                let sc: &warp9::shader::exec::ScalarPixelOutput = sc;
+                let sc: &warp9::internals::exec::ScalarPixelOutput = sc;
                 assert_eq!(
                     bits(&color[l]),
                     bits(&sc.color),

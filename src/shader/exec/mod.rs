@@ -12,22 +12,19 @@
 //!             └─ scalar::run_vertex / run_quad 1 vertex / one 2x2 quad
 //! ```
 //!
-//! [`VertexProgram`] and [`PixelProgram`] wrap a prepared program with the
-//! entry points the draw path calls:
+//! Entry points, over a [`Prepared`] program:
 //!
-//! - `VertexProgram::run_batch(s, &[[S::F; 4]; 16], &Constants, fetch, active) -> [[S::F; 4]; 16]`
-//!   — 8 vertices; inputs `v0`–`v15`, outputs by output slot
-//!   ([`OutputLayout`]).
-//! - `PixelProgram::run_quads(s, &PixelInputs<S>, &Constants, fetch, active) -> PixelOutputs<S>`
-//!   — two 2x2 quads in the lane layout of [`crate::texture_fetch`];
-//!   colours `oC0`–`oC3`, `oDepth` if written, the `texkill` mask.
-//! - `VertexProgram::run_scalar`, `PixelProgram::run_quad_scalar` — the
-//!   same for one vertex / one quad with `f32` lanes.
-//! - `executor(s, &Constants, fetch) -> Executor<S>` — the form the draw
-//!   path should use: one [`Executor`] per draw and thread, then
-//!   `Executor::run_vertex(&inputs, active)` /
-//!   `Executor::run_pixel(&inputs, active)` per batch, so the register
-//!   file is set up once and each batch clears only what the program uses.
+//! - [`simd::Executor`] — the form the draw path uses: one per draw and
+//!   thread (`Executor::new(prepared, s, &Constants, fetch)`), then
+//!   `run_vertex(&inputs, active)` (8 vertices; inputs `v0`–`v15`, outputs
+//!   by output slot, [`OutputLayout`]) or `run_pixel(&inputs, active)` (two
+//!   2x2 quads in the lane layout of [`crate::texture_fetch`]; colours
+//!   `oC0`–`oC3`, `oDepth` if written, the `texkill` mask) per batch, so
+//!   the register file is set up once and each batch clears only what the
+//!   program uses. [`simd::run_vertex`] / [`simd::run_pixel`] are one-batch
+//!   runs on a fresh executor (the tests' check that reuse changes nothing).
+//! - [`scalar::run_vertex`] / [`scalar::run_quad`] — the same for one vertex
+//!   / one quad with `f32` lanes (the Reference path and the oracle).
 //!
 //! The generic entry points are `#[inline(always)]`: call them from a
 //! [`crate::simd::Kernel`] run through [`crate::simd::dispatch`] so the
@@ -69,7 +66,6 @@ use std::sync::Arc;
 
 use crate::shader::ir::Program;
 use crate::simd::Simd;
-use crate::texture_fetch::{TextureFetch, TextureFetchScalar};
 
 pub use layout::{InputLayout, Link, LinkSource, OutputLayout, Varying, link};
 pub use prepare::{
@@ -137,113 +133,6 @@ pub struct ScalarPixelOutput {
     pub depth: Option<f32>,
     /// Discarded by `texkill`.
     pub killed: bool,
-}
-
-/// A vertex program prepared for a key: the vertex stage's entry points.
-#[derive(Clone, Debug)]
-pub struct VertexProgram(pub Arc<Prepared>);
-
-/// A pixel program prepared for a key: the pixel stage's entry points.
-#[derive(Clone, Debug)]
-pub struct PixelProgram(pub Arc<Prepared>);
-
-impl VertexProgram {
-    /// Prepares `program` (a vertex shader) for the boolean constants `bools`.
-    pub fn new(program: &Program, bools: &[bool]) -> VertexProgram {
-        VertexProgram(Arc::new(Prepared::new(
-            program,
-            ExecKey::new(program, bools),
-        )))
-    }
-
-    /// Runs 8 vertices (see [`simd::run_vertex`]).
-    #[inline(always)]
-    pub fn run_batch<S: Simd>(
-        &self,
-        s: S,
-        inputs: &[[S::F; 4]; 16],
-        consts: &Constants,
-        fetch: &dyn TextureFetch<S>,
-        active: S::M,
-    ) -> [[S::F; 4]; 16] {
-        simd::run_vertex(&self.0, s, inputs, consts, fetch, active)
-    }
-
-    /// A reusable 8-lane context for many batches of one draw (see [`Executor`]).
-    #[inline(always)]
-    pub fn executor<'a, S: Simd>(
-        &'a self,
-        s: S,
-        consts: &'a Constants<'a>,
-        fetch: &'a dyn TextureFetch<S>,
-    ) -> Executor<'a, S> {
-        Executor::new(&self.0, s, consts, fetch)
-    }
-
-    /// Runs one vertex (see [`scalar::run_vertex`]).
-    pub fn run_scalar(
-        &self,
-        inputs: &[[f32; 4]; 16],
-        consts: &Constants,
-        fetch: &dyn TextureFetchScalar,
-    ) -> [[f32; 4]; 16] {
-        scalar::run_vertex(&self.0, inputs, consts, fetch)
-    }
-
-    /// Where the outputs are.
-    pub fn outputs(&self) -> &OutputLayout {
-        self.0.outputs()
-    }
-}
-
-impl PixelProgram {
-    /// Prepares `program` (a pixel shader) for the boolean constants `bools`.
-    pub fn new(program: &Program, bools: &[bool]) -> PixelProgram {
-        PixelProgram(Arc::new(Prepared::new(
-            program,
-            ExecKey::new(program, bools),
-        )))
-    }
-
-    /// Runs two quads (see [`simd::run_pixel`]).
-    #[inline(always)]
-    pub fn run_quads<S: Simd>(
-        &self,
-        s: S,
-        inputs: &PixelInputs<S>,
-        consts: &Constants,
-        fetch: &dyn TextureFetch<S>,
-        active: S::M,
-    ) -> PixelOutputs<S> {
-        simd::run_pixel(&self.0, s, inputs, consts, fetch, active)
-    }
-
-    /// A reusable 8-lane context for many batches of one draw (see [`Executor`]).
-    #[inline(always)]
-    pub fn executor<'a, S: Simd>(
-        &'a self,
-        s: S,
-        consts: &'a Constants<'a>,
-        fetch: &'a dyn TextureFetch<S>,
-    ) -> Executor<'a, S> {
-        Executor::new(&self.0, s, consts, fetch)
-    }
-
-    /// Runs one quad (see [`scalar::run_quad`]).
-    pub fn run_quad_scalar(
-        &self,
-        inputs: &[ScalarPixelInputs; 4],
-        consts: &Constants,
-        fetch: &dyn TextureFetchScalar,
-        active: [bool; 4],
-    ) -> [ScalarPixelOutput; 4] {
-        scalar::run_quad(&self.0, inputs, consts, fetch, active)
-    }
-
-    /// What the inputs are.
-    pub fn inputs(&self) -> &InputLayout {
-        self.0.inputs()
-    }
 }
 
 /// Prepared forms of one program, one per [`ExecKey`] seen ("specialise by
