@@ -16,7 +16,7 @@ use crate::pipeline::TargetBytes;
 use crate::pipeline::state::{DrawState, FogSource, StencilFace, StencilState, TargetState};
 use crate::pixel::PixelOut;
 use crate::reference::om::{fog_factor, is_float, merge_color, resolve};
-use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::simd::{FloatV, IntV, MaskV, Outlined, Simd};
 use crate::state::{Blend, BlendOp, CmpFunc, FogMode, StencilOp};
 
 /// Loads the texels of a stamp (rows `y`, `y + 1`, columns `x..x + 4`) as
@@ -173,8 +173,51 @@ pub(crate) struct StampIn<S: Simd> {
 }
 
 /// Merges one stamp; returns the number of samples that passed depth and stencil.
+///
+/// The general merger runs as one copy per backend ([`Simd::outline`]):
+/// it interprets every depth, stencil, fog, alpha, blend and format state,
+/// so a copy at each of the rasterizer's stamp sites multiplied the
+/// crate's code generation, while a call costs little beside its work.
+/// States common enough to matter take the inlined fast path
+/// ([`merge_fast`]) instead.
 #[inline(always)]
 pub(crate) fn merge<S: Simd>(
+    s: S,
+    st: &DrawState,
+    out: &PixelOut<S>,
+    inp: &StampIn<S>,
+    depth: Option<&mut TargetBytes<'_>>,
+    colors: &mut [Option<TargetBytes<'_>>; 4],
+) -> u32 {
+    s.outline(GeneralMerge {
+        st,
+        out,
+        inp,
+        depth,
+        colors,
+    })
+}
+
+/// One stamp for the general merger, run by [`Simd::outline`].
+struct GeneralMerge<'a, 'b, 'c, S: Simd> {
+    st: &'a DrawState,
+    out: &'a PixelOut<S>,
+    inp: &'a StampIn<S>,
+    depth: Option<&'a mut TargetBytes<'b>>,
+    colors: &'a mut [Option<TargetBytes<'c>>; 4],
+}
+
+impl<S: Simd> Outlined<S> for GeneralMerge<'_, '_, '_, S> {
+    type Output = u32;
+    #[inline(always)]
+    fn run(self, s: S) -> u32 {
+        merge_stamp(s, self.st, self.out, self.inp, self.depth, self.colors)
+    }
+}
+
+/// [`merge`]'s work, inlined into its one outlined copy per backend.
+#[inline(always)]
+fn merge_stamp<S: Simd>(
     s: S,
     st: &DrawState,
     out: &PixelOut<S>,

@@ -351,6 +351,59 @@ impl<S: Simd> Outlined<S> for GeneralFetch<'_, S> {
     }
 }
 
+/// [`TexStage::shade`] for operations outside its closed forms: the single
+/// stage's general cascade, run by [`Simd::outline`].
+struct GeneralStage<'a, 'b, S: Simd> {
+    stage: &'a TexStage,
+    inputs: &'a [S::F],
+    texture: [S::F; 4],
+    out: &'b mut PixelOut<S>,
+}
+
+impl<S: Simd> Outlined<S> for GeneralStage<'_, '_, S> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self, s: S) {
+        let GeneralStage {
+            stage,
+            inputs: inp,
+            texture,
+            out,
+        } = self;
+        let zero = V(s.splat(0.0), s);
+        let mut diffuse = [zero; 4];
+        let mut specular = [zero; 4];
+        for c in 0..4 {
+            diffuse[c] = read(s, inp, stage.diffuse[c]);
+            specular[c] = read(s, inp, stage.specular[c]);
+        }
+        let c = &stage.ffp.consts;
+        let src = ArgSources {
+            diffuse,
+            current: diffuse,
+            texture: [
+                V(texture[0], s),
+                V(texture[1], s),
+                V(texture[2], s),
+                V(texture[3], s),
+            ],
+            tfactor: k4(zero, c.tfactor),
+            specular,
+            temp: [zero; 4],
+            constant: k4(zero, c.constant[0]),
+        };
+        let k = &stage.key;
+        let mut r = stage_result(k.color_op, k.color_args, k.alpha_op, k.alpha_args, &src);
+        if stage.specular_add {
+            r = specular_add(r, specular);
+        }
+        out.color[0] = [r[0].0, r[1].0, r[2].0, r[3].0];
+        out.written = 1;
+        out.kill = s.mask_from_bits(0);
+        out.depth = None;
+    }
+}
+
 impl PixelStage for TexStage {
     fn inputs(&self) -> &[usize] {
         &self.inputs
@@ -433,36 +486,16 @@ impl PixelStage for TexStage {
             out.depth = None;
             return;
         }
-        let mut diffuse = [zero; 4];
-        let mut specular = [zero; 4];
-        for c in 0..4 {
-            diffuse[c] = read(s, inp, self.diffuse[c]);
-            specular[c] = read(s, inp, self.specular[c]);
-        }
-        let c = &self.ffp.consts;
-        let src = ArgSources {
-            diffuse,
-            current: diffuse,
-            texture: [
-                V(texture[0], s),
-                V(texture[1], s),
-                V(texture[2], s),
-                V(texture[3], s),
-            ],
-            tfactor: k4(zero, c.tfactor),
-            specular,
-            temp: [zero; 4],
-            constant: k4(zero, c.constant[0]),
-        };
-        let k = &self.key;
-        let mut r = stage_result(k.color_op, k.color_args, k.alpha_op, k.alpha_args, &src);
-        if self.specular_add {
-            r = specular_add(r, specular);
-        }
-        out.color[0] = [r[0].0, r[1].0, r[2].0, r[3].0];
-        out.written = 1;
-        out.kill = s.mask_from_bits(0);
-        out.depth = None;
+        // Any other operation: the stage's general form, one copy per
+        // backend (it interprets every D3DTOP and argument, and inlined at
+        // each of the rasterizer's stamp sites it multiplied the crate's
+        // code generation for a case the closed forms above leave rare).
+        s.outline(GeneralStage {
+            stage: self,
+            inputs: inp,
+            texture,
+            out,
+        });
     }
 
     fn shade_scalar(&self, attr: &dyn Fn(usize) -> f32) -> PixelOutScalar {

@@ -164,9 +164,17 @@ impl<S: Simd> Sink<S> for Fast<'_> {
             by,
             y0: self.y0,
         };
+        let (f, t) = (&self.f, &mut self.t);
+        if !S::SPECIALISE {
+            let func = f.func();
+            return Some(if f.z_clip() {
+                full_block::<S, P, true, false>(s, &b, f, func, t, scratch)
+            } else {
+                full_block::<S, P, false, false>(s, &b, f, func, t, scratch)
+            });
+        }
         let zclip = self.f.z_clip() && !b.depth_inside();
         let affine = p.persp == 0 && !ctx.w_fog;
-        let (f, t) = (&self.f, &mut self.t);
         Some(match (zclip, affine) {
             (false, true) => block_func::<S, P, false, true>(s, &b, f, t, scratch),
             (false, false) => block_func::<S, P, false, false>(s, &b, f, t, scratch),
@@ -928,6 +936,9 @@ fn small_fast<'c, S: Simd, P: PixelStage, const ZCLIP: bool>(
     m: &mut FastRegion<'_, '_, S, ZCLIP>,
     scratch: &mut P::Scratch<'c, S>,
 ) -> u32 {
+    if !S::SPECIALISE {
+        return small(s, g, vals, m, scratch);
+    }
     match m.func {
         CmpFunc::LessEqual => {
             m.func = CmpFunc::LessEqual;

@@ -51,7 +51,7 @@ use crate::api::Device;
 use crate::caps::{FeatureLevel, check_format};
 use crate::format::{Format, ResourceKind, Usage};
 use crate::resource::BaseTexture;
-use crate::simd::Simd;
+use crate::simd::{Outlined, Simd};
 use crate::state::{
     SAMPLER_SLOTS, SAMPLER_STATE_COUNT, SamplerStateType, StateValue, TextureAddress, TextureFilter,
 };
@@ -455,6 +455,13 @@ impl TextureFetchScalar for BoundTextures {
 }
 
 impl<S: Simd> TextureFetch<S> for BoundTextures {
+    /// The general sampler, one copy per backend ([`Simd::outline`]): it
+    /// covers every format, filter and address mode, so inlining it into
+    /// each caller (the texture-stage cascade, the shader interpreter's
+    /// `dyn` fetch, the one-texture stage's fallback) multiplied the crate's
+    /// code generation; a call per 8 lanes costs nothing beside its work.
+    /// Through the `dyn` fetch it also runs with the backend's features
+    /// enabled, which a plain vtable method is not.
     #[inline(always)]
     fn sample(
         &self,
@@ -464,12 +471,35 @@ impl<S: Simd> TextureFetch<S> for BoundTextures {
         lod: Lod<S::F>,
         active: S::M,
     ) -> [S::F; 4] {
+        s.outline(GeneralSample {
+            textures: self,
+            slot,
+            coords,
+            lod,
+            active,
+        })
+    }
+}
+
+/// One [`TextureFetch::sample`] request, run by [`Simd::outline`].
+struct GeneralSample<'a, S: Simd> {
+    textures: &'a BoundTextures,
+    slot: SamplerSlot,
+    coords: [S::F; 4],
+    lod: Lod<S::F>,
+    active: S::M,
+}
+
+impl<S: Simd> Outlined<S> for GeneralSample<'_, S> {
+    type Output = [S::F; 4];
+    #[inline(always)]
+    fn run(self, s: S) -> [S::F; 4] {
         use crate::simd::MaskV;
         let zero = s.splat(0.0);
-        match self.slot(slot) {
-            Some(t) => t.sample_warp(s, coords, lod, active),
+        match self.textures.slot(self.slot) {
+            Some(t) => t.sample_warp(s, self.coords, self.lod, self.active),
             None => {
-                let one = active.select_f(s.splat(1.0), zero);
+                let one = self.active.select_f(s.splat(1.0), zero);
                 [zero, zero, zero, one]
             }
         }

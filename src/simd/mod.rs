@@ -52,6 +52,15 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
     type M: MaskV<I = Self::I, F = Self::F>;
     /// The backend's name as the scenes runner prints it (`portable`, `avx2`).
     const NAME: &'static str;
+    /// Whether the rasterizer compiles its per-state variants for this
+    /// backend (depth function as a constant, depth clipping known off,
+    /// affine blocks): each is a further copy of the stamp loop with the
+    /// pixel stage inlined. True where the backend is what the machine's
+    /// CPUs run; false for the portable backend on x86-64, which there
+    /// serves only CPUs without AVX2, so that its half of the crate's code
+    /// generation stays small. Every variant computes the same bits as the
+    /// general form.
+    const SPECIALISE: bool;
 
     /// Runs `job` in a function of its own, compiled for this backend
     /// (with AVX2 enabled for [`Avx2`]) and never inlined into the caller.
@@ -268,11 +277,25 @@ pub trait MaskV:
 }
 
 /// A computation generic over the backend, run by [`dispatch`].
-pub trait Kernel {
+pub trait Kernel: Sized {
     /// What the kernel returns.
     type Output;
     /// Runs the kernel with backend `s` (mark implementations `#[inline(always)]`).
     fn run<S: Simd>(self, s: S) -> Self::Output;
+
+    /// [`Kernel::run`] with the portable backend, in a function of its own.
+    ///
+    /// Never inlined, so that [`dispatch`] stays small: a small generic
+    /// function is copied into every codegen unit that calls it (thin
+    /// local LTO imports it), and with the kernel inlined into it each
+    /// large kernel was compiled twice. A provided method, so that its
+    /// copy for a kernel is compiled with the kernel's module (rustc places
+    /// a provided method's instances by their `Self` type) rather than all
+    /// kernels in one codegen unit. Not to be overridden.
+    #[inline(never)]
+    fn run_portable(self) -> Self::Output {
+        self.run(Portable)
+    }
 }
 
 /// A job for [`Simd::outline`]: the body runs with the backend `S` the
@@ -345,7 +368,7 @@ pub fn unorm<S: Simd>(s: S, z: S::F, bits: u32) -> S::I {
 #[inline]
 pub fn dispatch<K: Kernel>(backend: Backend, k: K) -> K::Output {
     match backend {
-        Backend::Portable => k.run(Portable),
+        Backend::Portable => k.run_portable(),
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2(t) => {
             // SAFETY: an `Avx2` token exists only after `Avx2::detect` found AVX2,

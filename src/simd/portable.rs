@@ -28,6 +28,8 @@ impl Simd for Portable {
     type I = PI;
     type M = PM;
     const NAME: &'static str = "portable";
+    // The fallback where AVX2 exists (x86-64); elsewhere the one backend.
+    const SPECIALISE: bool = !cfg!(target_arch = "x86_64");
 
     #[inline(never)]
     fn outline<J: Outlined<Self>>(self, job: J) -> J::Output {

@@ -90,6 +90,7 @@ impl Simd for Avx2 {
     type I = AI;
     type M = AM;
     const NAME: &'static str = "avx2";
+    const SPECIALISE: bool = true;
 
     #[inline(always)]
     fn outline<J: Outlined<Self>>(self, job: J) -> J::Output {
