@@ -11,10 +11,8 @@
 
 use std::sync::Arc;
 
-use half::f16;
-
 use super::{HEADER, VertexBuf};
-use crate::vertex::{DeclType, DeclUsage, VertexDeclaration};
+use crate::vertex::{DeclType, DeclUsage, VertexDeclaration, convert_element};
 
 /// One stream's bytes as a draw sees them.
 #[derive(Clone, Debug)]
@@ -24,70 +22,15 @@ pub(crate) struct StreamView {
     pub(crate) stride: usize,
 }
 
-fn f32_at(b: &[u8], at: usize) -> f32 {
-    b.get(at..at + 4)
-        .map_or(0.0, |w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-}
-
-fn u16_at(b: &[u8], at: usize) -> u16 {
-    b.get(at..at + 2)
-        .map_or(0, |w| u16::from_le_bytes([w[0], w[1]]))
-}
-
-/// Decodes one element of type `t` at `at` into 4 floats (defaults 0, 0, 0, 1).
+/// The element of type `t` at `at`, decoded by the one `D3DDECLTYPE`
+/// decoder ([`convert_element`]); bytes past the end of `b` read as 0
+/// (fixed-function.md 1.3), as in the vertex-shader fetch.
 pub(crate) fn read_element(b: &[u8], at: usize, t: DeclType) -> [f32; 4] {
-    let byte = |i: usize| b.get(at + i).copied().unwrap_or(0);
-    let s16 = |i: usize| u16_at(b, at + 2 * i) as i16;
-    let snorm16 = |i: usize| (s16(i) as f32 / 32767.0).max(-1.0);
-    let mut o = [0.0, 0.0, 0.0, 1.0];
-    match t {
-        DeclType::Float1 | DeclType::Float2 | DeclType::Float3 | DeclType::Float4 => {
-            let n = t.size() as usize / 4;
-            for (i, v) in o.iter_mut().enumerate().take(n) {
-                *v = f32_at(b, at + 4 * i);
-            }
-        }
-        DeclType::D3dColor => {
-            o = [byte(2), byte(1), byte(0), byte(3)].map(|c| c as f32 / 255.0);
-        }
-        DeclType::UByte4 => o = [0, 1, 2, 3].map(|i| byte(i) as f32),
-        DeclType::UByte4N => o = [0, 1, 2, 3].map(|i| byte(i) as f32 / 255.0),
-        DeclType::Short2 => {
-            o[0] = s16(0) as f32;
-            o[1] = s16(1) as f32;
-        }
-        DeclType::Short4 => o = [0, 1, 2, 3].map(|i| s16(i) as f32),
-        DeclType::Short2N => {
-            o[0] = snorm16(0);
-            o[1] = snorm16(1);
-        }
-        DeclType::Short4N => o = [0, 1, 2, 3].map(snorm16),
-        DeclType::UShort2N => {
-            o[0] = u16_at(b, at) as f32 / 65535.0;
-            o[1] = u16_at(b, at + 2) as f32 / 65535.0;
-        }
-        DeclType::UShort4N => o = [0, 1, 2, 3].map(|i| u16_at(b, at + 2 * i) as f32 / 65535.0),
-        DeclType::UDec3 | DeclType::Dec3N => {
-            let w = u32::from_le_bytes([byte(0), byte(1), byte(2), byte(3)]);
-            for (i, v) in o.iter_mut().enumerate().take(3) {
-                let f = (w >> (10 * i)) & 0x3FF;
-                *v = if t == DeclType::UDec3 {
-                    f as f32
-                } else {
-                    ((((f << 22) as i32) >> 22) as f32 / 511.0).max(-1.0)
-                };
-            }
-        }
-        DeclType::Float16_2 => {
-            o[0] = f16::from_bits(u16_at(b, at)).to_f32();
-            o[1] = f16::from_bits(u16_at(b, at + 2)).to_f32();
-        }
-        DeclType::Float16_4 => {
-            o = [0, 1, 2, 3].map(|i| f16::from_bits(u16_at(b, at + 2 * i)).to_f32())
-        }
-        DeclType::Unused => {}
-    }
-    o
+    let mut w = [0u8; 16];
+    let src = b.get(at..).unwrap_or(&[]);
+    let n = src.len().min(t.size() as usize);
+    w[..n].copy_from_slice(&src[..n]);
+    convert_element(t, &w)
 }
 
 /// Which attributes a draw's pre-transformed vertices carry: attribute
@@ -359,6 +302,24 @@ mod tests {
         assert_eq!(read_fast(&b, 8, DeclType::Float4), None);
         assert_eq!(read_fast(&b, 17, DeclType::D3dColor), None);
         assert_eq!(read_fast(&b, 0, DeclType::Short2), None);
+    }
+
+    #[test]
+    fn an_element_cut_by_the_stream_end_reads_its_missing_bytes_as_zero() {
+        // SHORT4N at 2: -32768 clamps to -1 (fixed-function.md 1.2); the
+        // third short has one byte (0x40, low) and the fourth none.
+        let b = [0, 0, 0x00, 0x80, 0xFF, 0x7F, 0x40];
+        assert_eq!(
+            read_element(&b, 2, DeclType::Short4N),
+            [-1.0, 1.0, 64.0 / 32767.0, 0.0]
+        );
+        // A float with two of its bytes: the high bytes are 0.
+        let half = f32::from_bits(0x0000_3F80);
+        assert_eq!(
+            read_element(&[0x80, 0x3F], 0, DeclType::Float1),
+            [half, 0.0, 0.0, 1.0]
+        );
+        assert_eq!(read_element(&b, 99, DeclType::UDec3), [0.0, 0.0, 0.0, 1.0]);
     }
 
     #[test]

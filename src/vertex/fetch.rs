@@ -8,7 +8,8 @@
 //! the caller decides which destination register each element fills.
 //!
 //! Invariants:
-//! - Both forms convert through the same scalar function
+//! - Both forms, and the pre-transformed fetch of `geom`, convert through
+//!   the same scalar function
 //!   ([`convert_element`]), so the 8-lane fetch is bit-identical to the
 //!   scalar one; a gather is per-lane work anyway.
 //! - Never panics and never reads outside a buffer: bytes past the end read
@@ -64,6 +65,17 @@ impl StreamStep {
             StreamStep::Divide(freq)
         } else {
             StreamStep::PerVertex
+        }
+    }
+
+    /// The highest element index fetched for vertices `0..=last_vertex`
+    /// of `instances` instances: what draw validation checks the stream
+    /// against, by the same rule as [`index`](Self::index).
+    pub fn last_index(self, last_vertex: u64, instances: u32) -> u64 {
+        match self {
+            StreamStep::PerVertex => last_vertex,
+            StreamStep::Divide(f) => last_vertex / u64::from(f),
+            StreamStep::PerInstance(d) => u64::from(instances.saturating_sub(1) / d),
         }
     }
 
@@ -290,7 +302,11 @@ fn h_at(b: &[u8; 16], i: usize) -> f32 {
 }
 
 /// Converts the bytes of one element to its float4 register value
-/// (fixed-function.md §1.2 table; signed normalised values clamp at -1).
+/// (fixed-function.md §1.2 table). The one `D3DDECLTYPE` decoder of the
+/// crate: every fetch path calls it, so no two paths can disagree. Signed
+/// normalised values clamp at -1: D3D9's D3DDECLTYPE page only says
+/// "short/32767.0", which leaves -32768 (and DEC3N's -512) just below -1;
+/// the clamp is the D3D10 rule the spec chose.
 #[inline(always)]
 pub fn convert_element(t: DeclType, b: &[u8; 16]) -> [f32; 4] {
     let snorm = |v: f32, m: f32| (v / m).max(-1.0);

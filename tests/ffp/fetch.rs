@@ -90,6 +90,27 @@ fn every_decltype_converts_per_the_table() {
         conv(DeclType::Float16_4, &u(&[0x3800, 0x7BFF, 0, 0x3C00])),
         [0.5, 65504.0, 0.0, 1.0]
     );
+    assert_eq!(
+        conv(DeclType::Float16_4, &u(&[0x7C00, 0xFC00, 0x0001, 0x8000])),
+        [f32::INFINITY, f32::NEG_INFINITY, 2f32.powi(-24), -0.0]
+    );
+    // The other extremes: UBYTE4N 255 → 1, SHORT4N -32768 → clamped -1,
+    // USHORT4N 65535 → 1, UDEC3 all ones → 1023, DEC3N -512 → -1.
+    assert_eq!(conv(DeclType::UByte4N, &[255; 4]), [1.0; 4]);
+    assert_eq!(
+        conv(DeclType::Short4N, &s(&[-32768, -32768, 32767, -1])),
+        [-1.0, -1.0, 1.0, -1.0 / 32767.0]
+    );
+    assert_eq!(conv(DeclType::UShort4N, &u(&[65535; 4])), [1.0; 4]);
+    assert_eq!(
+        conv(DeclType::UDec3, &u32::MAX.to_le_bytes()),
+        [1023.0, 1023.0, 1023.0, 1.0]
+    );
+    let d = 0x200u32 | (0x200 << 10) | (0x1FF << 20);
+    assert_eq!(
+        conv(DeclType::Dec3N, &d.to_le_bytes()),
+        [-1.0, -1.0, 1.0, 1.0]
+    );
 }
 
 fn stream(data: Vec<u8>, offset: u32, stride: u32, freq: u32) -> Option<StreamInput> {
