@@ -9,9 +9,39 @@ use super::{HEADER, Prim, VertexBuf};
 /// The guard band of caps.md: x and y in [-GUARD, GUARD] pixels.
 pub(crate) const GUARD: f32 = 8192.0;
 
-/// Clips a convex polygon of homogeneous vertices (each `stride` floats:
-/// x, y, z, w, then the rest interpolated) against `planes`.
-pub(crate) fn clip_polygon(poly: Vec<f32>, stride: usize, planes: &[[f32; 4]]) -> Vec<f32> {
+/// One clipping plane: kept where the distance is `>= 0`. A NaN distance
+/// counts as outside, in every function here and in the outcodes of
+/// `pipeline::vertex_pass`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum ClipPlane {
+    /// `p · (x, y, z, w)` of the homogeneous position.
+    Homogeneous([f32; 4]),
+    /// A precomputed distance stored at this float of the vertex (the
+    /// fixed-function user clip distances, linear in clip space).
+    Stored(usize),
+}
+
+impl ClipPlane {
+    /// The signed distance of `v` (`pipeline::vertex_pass` repeats the
+    /// homogeneous expression, in this order, so outcodes agree with it).
+    #[inline]
+    pub(crate) fn dist(&self, v: &[f32]) -> f32 {
+        match *self {
+            ClipPlane::Homogeneous(p) => p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3],
+            ClipPlane::Stored(i) => v[i],
+        }
+    }
+}
+
+/// Sutherland–Hodgman clip of a convex polygon (`stride` floats per
+/// vertex: x, y, z, w, then the rest interpolated) against `planes`.
+/// A vertex whose distance is NaN is outside and yields no intersection
+/// (there is no point to interpolate towards): it is simply dropped.
+pub(crate) fn clip_polygon<'p>(
+    poly: Vec<f32>,
+    stride: usize,
+    planes: impl IntoIterator<Item = &'p ClipPlane>,
+) -> Vec<f32> {
     let mut cur = poly;
     let mut next = Vec::with_capacity(cur.len() * 2);
     for p in planes {
@@ -20,15 +50,14 @@ pub(crate) fn clip_polygon(poly: Vec<f32>, stride: usize, planes: &[[f32; 4]]) -
             break;
         }
         next.clear();
-        let dist = |v: &[f32]| p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3];
         for i in 0..n {
             let a = &cur[i * stride..(i + 1) * stride];
             let b = &cur[((i + 1) % n) * stride..((i + 1) % n + 1) * stride];
-            let (da, db) = (dist(a), dist(b));
+            let (da, db) = (p.dist(a), p.dist(b));
             if da >= 0.0 {
                 next.extend_from_slice(a);
             }
-            if (da >= 0.0) != (db >= 0.0) {
+            if (da >= 0.0 && db < 0.0) || (da < 0.0 && db >= 0.0) {
                 let t = da / (da - db);
                 next.extend(a.iter().zip(b).map(|(&x, &y)| x + t * (y - x)));
             }
@@ -38,17 +67,19 @@ pub(crate) fn clip_polygon(poly: Vec<f32>, stride: usize, planes: &[[f32; 4]]) -
     cur
 }
 
-/// Clips a segment (two homogeneous vertices) against `planes`; None if nothing is left.
+/// Clips the segment `a`–`b` (homogeneous vertices) against `planes`;
+/// None if nothing is left. An end with a NaN distance is outside with
+/// no intersection to cut at, so the segment is dropped (as a polygon
+/// drops such a vertex).
 pub(crate) fn clip_segment(
     a: &[f32],
     b: &[f32],
-    planes: &[[f32; 4]],
+    planes: &[ClipPlane],
 ) -> Option<(Vec<f32>, Vec<f32>)> {
     let (mut t0, mut t1) = (0.0f32, 1.0f32);
     for p in planes {
-        let dist = |v: &[f32]| p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3];
-        let (da, db) = (dist(a), dist(b));
-        if da < 0.0 && db < 0.0 {
+        let (da, db) = (p.dist(a), p.dist(b));
+        if da.is_nan() || db.is_nan() || (da < 0.0 && db < 0.0) {
             return None;
         }
         if da < 0.0 {
@@ -65,11 +96,11 @@ pub(crate) fn clip_segment(
 }
 
 /// The guard-band planes in the homogeneous form of pre-transformed vertices.
-const GUARD_PLANES: [[f32; 4]; 4] = [
-    [1.0, 0.0, 0.0, GUARD],
-    [-1.0, 0.0, 0.0, GUARD],
-    [0.0, 1.0, 0.0, GUARD],
-    [0.0, -1.0, 0.0, GUARD],
+const GUARD_PLANES: [ClipPlane; 4] = [
+    ClipPlane::Homogeneous([1.0, 0.0, 0.0, GUARD]),
+    ClipPlane::Homogeneous([-1.0, 0.0, 0.0, GUARD]),
+    ClipPlane::Homogeneous([0.0, 1.0, 0.0, GUARD]),
+    ClipPlane::Homogeneous([0.0, -1.0, 0.0, GUARD]),
 ];
 
 fn valid(v: &[f32]) -> bool {
@@ -211,8 +242,71 @@ pub(crate) fn clip_pretransformed(
 mod tests {
     use super::*;
 
-    const NEAR: [f32; 4] = [0.0, 0.0, 1.0, 0.0];
-    const FAR: [f32; 4] = [0.0, 0.0, -1.0, 1.0];
+    const NEAR: ClipPlane = ClipPlane::Homogeneous([0.0, 0.0, 1.0, 0.0]);
+    const FAR: ClipPlane = ClipPlane::Homogeneous([0.0, 0.0, -1.0, 1.0]);
+
+    #[test]
+    fn a_nan_distance_is_outside_for_polygons_and_segments() {
+        // A quad whose vertex 1 has a NaN stored distance (float 4): that
+        // vertex is dropped, and its two edges cut nothing.
+        let d = ClipPlane::Stored(4);
+        let poly = vec![
+            0.0,
+            0.0,
+            0.5,
+            1.0,
+            1.0, //
+            1.0,
+            0.0,
+            0.5,
+            1.0,
+            f32::NAN, //
+            1.0,
+            1.0,
+            0.5,
+            1.0,
+            2.0, //
+            0.0,
+            1.0,
+            0.5,
+            1.0,
+            3.0,
+        ];
+        let out = clip_polygon(poly, 5, &[d]);
+        assert_eq!(
+            out,
+            vec![
+                0.0, 0.0, 0.5, 1.0, 1.0, //
+                1.0, 1.0, 0.5, 1.0, 2.0, //
+                0.0, 1.0, 0.5, 1.0, 3.0,
+            ]
+        );
+        // The same through a homogeneous plane: a NaN position.
+        let poly = vec![
+            0.0,
+            0.0,
+            f32::NAN,
+            1.0,
+            0.0, //
+            1.0,
+            0.0,
+            0.5,
+            1.0,
+            0.0, //
+            0.0,
+            1.0,
+            0.5,
+            1.0,
+            0.0,
+        ];
+        let out = clip_polygon(poly, 5, &[NEAR]);
+        assert_eq!(out, vec![1.0, 0.0, 0.5, 1.0, 0.0, 0.0, 1.0, 0.5, 1.0, 0.0]);
+        // A segment with one NaN end is dropped, whichever end it is.
+        let (a, b) = ([0.0, 0.0, 0.5, 1.0, 1.0], [1.0, 0.0, 0.5, 1.0, f32::NAN]);
+        assert_eq!(clip_segment(&a, &b, &[d]), None);
+        assert_eq!(clip_segment(&b, &a, &[d]), None);
+        assert_eq!(clip_segment(&a, &a, &[d]), Some((a.to_vec(), a.to_vec())));
+    }
 
     #[test]
     fn near_plane_cuts_triangle_into_quad() {
@@ -245,7 +339,7 @@ mod tests {
     #[test]
     fn user_plane_keeps_non_negative_side() {
         // Plane x >= 0.25w.
-        let plane = [1.0, 0.0, 0.0, -0.25];
+        let plane = ClipPlane::Homogeneous([1.0, 0.0, 0.0, -0.25]);
         let (a, b) = clip_segment(&[0.0, 0.0, 0.5, 1.0], &[1.0, 0.0, 0.5, 1.0], &[plane]).unwrap();
         assert_eq!(a[0], 0.25);
         assert_eq!(b[0], 1.0);

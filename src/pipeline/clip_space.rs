@@ -14,35 +14,13 @@
 //! not touched (so unclipped geometry keeps its exact vertices); clipped
 //! polygons become fans that keep the winding and the provoking vertex.
 
-// `!(d >= 0.0)` is deliberate throughout: a NaN distance counts as outside.
-#![allow(clippy::neg_cmp_op_on_partial_ord)]
-
 use rayon::prelude::*;
 
 use super::vertex_pass::POINT_DROPPED;
-use crate::geom::clip::GUARD;
+pub(crate) use crate::geom::clip::ClipPlane;
+use crate::geom::clip::{GUARD, clip_polygon, clip_segment};
 use crate::geom::{Prim, VertexBuf};
 use crate::state::Viewport;
-
-/// One clipping plane: kept where the distance is `>= 0`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum ClipPlane {
-    /// `p · (x, y, z, w)` of the clip-space position.
-    Homogeneous([f32; 4]),
-    /// A precomputed distance stored at this float of the vertex (the
-    /// fixed-function user clip distances, linear in clip space).
-    Stored(usize),
-}
-
-impl ClipPlane {
-    #[inline]
-    fn dist(&self, v: &[f32]) -> f32 {
-        match *self {
-            ClipPlane::Homogeneous(p) => p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3],
-            ClipPlane::Stored(i) => v[i],
-        }
-    }
-}
 
 /// The view volume's planes for `vp`: near and far when `clip_depth`
 /// (else depth is clamped per pixel, rasterization.md 4.4), and the guard
@@ -73,57 +51,6 @@ pub(crate) fn volume_planes(vp: &Viewport, clip_depth: bool) -> Vec<ClipPlane> {
     ];
     let depth: &[ClipPlane] = if clip_depth { &depth } else { &[] };
     [depth, &guard].concat()
-}
-
-/// Sutherland–Hodgman clip of a convex polygon (`stride` floats per vertex).
-fn clip_polygon(poly: Vec<f32>, stride: usize, planes: &[ClipPlane], code: u32) -> Vec<f32> {
-    let mut cur = poly;
-    let mut next = Vec::with_capacity(cur.len() * 2);
-    for (pi, p) in planes.iter().enumerate() {
-        if code & (1 << pi) == 0 {
-            continue;
-        }
-        let n = cur.len() / stride;
-        if n == 0 {
-            break;
-        }
-        next.clear();
-        for i in 0..n {
-            let a = &cur[i * stride..(i + 1) * stride];
-            let b = &cur[((i + 1) % n) * stride..((i + 1) % n + 1) * stride];
-            let (da, db) = (p.dist(a), p.dist(b));
-            if da >= 0.0 {
-                next.extend_from_slice(a);
-            }
-            if (da >= 0.0) != (db >= 0.0) {
-                let t = da / (da - db);
-                next.extend(a.iter().zip(b).map(|(&x, &y)| x + t * (y - x)));
-            }
-        }
-        std::mem::swap(&mut cur, &mut next);
-    }
-    cur
-}
-
-/// Clips the segment `a`–`b`; None if nothing is left.
-fn clip_segment(a: &[f32], b: &[f32], planes: &[ClipPlane]) -> Option<(Vec<f32>, Vec<f32>)> {
-    let (mut t0, mut t1) = (0.0f32, 1.0f32);
-    for p in planes {
-        let (da, db) = (p.dist(a), p.dist(b));
-        if !(da >= 0.0) && !(db >= 0.0) {
-            return None;
-        }
-        if !(da >= 0.0) {
-            t0 = t0.max(da / (da - db));
-        } else if !(db >= 0.0) {
-            t1 = t1.min(da / (da - db));
-        }
-    }
-    if !(t0 <= t1) {
-        return None;
-    }
-    let lerp = |t: f32| -> Vec<f32> { a.iter().zip(b).map(|(&x, &y)| x + t * (y - x)).collect() };
-    Some((lerp(t0), lerp(t1)))
 }
 
 /// Vertex counts above which the projection of a clipped draw runs on
@@ -238,7 +165,14 @@ fn clip_prims(
                     continue;
                 }
                 let poly: Vec<f32> = v.iter().flat_map(|&i| buf.get(i).to_vec()).collect();
-                let poly = clip_polygon(poly, stride, planes, codes[0] | codes[1] | codes[2]);
+                // Only the planes some vertex is outside of can cut.
+                let code = codes[0] | codes[1] | codes[2];
+                let cutting = planes
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| code & (1 << i) != 0)
+                    .map(|(_, p)| p);
+                let poly = clip_polygon(poly, stride, cutting);
                 let n = poly.len() / stride;
                 if n < 3 {
                     continue;
@@ -286,6 +220,8 @@ impl Projection {
     #[inline]
     pub(super) fn apply(&self, v: &mut [f32]) -> bool {
         let w = v[3];
+        // Negated so that a NaN `w` is unusable too.
+        #[allow(clippy::neg_cmp_op_on_partial_ord)]
         if !(w > 0.0) {
             v[3] = 0.0;
             return false;
