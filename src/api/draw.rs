@@ -10,10 +10,10 @@ use std::sync::Arc;
 
 use super::desc::VertexProcessing;
 use super::device::Device;
-use super::state_api::{STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{Format, Pool, Usage};
 use crate::pipeline::{DrawCall, Indices, VertexSource};
+use crate::vertex::{StreamStep, instancing};
 
 /// `D3DPRIMITIVETYPE`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -87,21 +87,6 @@ impl Device {
             .map_err(|e| Error::invalid_call(format!("draw refused: {}", e.message())))
     }
 
-    /// The instance count and whether instancing is active for an indexed draw.
-    fn instancing(&self, indexed: bool) -> (u32, bool) {
-        let f0 = self.state.streams[0].freq;
-        let any_instance = self.state.streams[1..]
-            .iter()
-            .any(|s| s.freq & STREAMSOURCE_INSTANCEDATA != 0);
-        let active = indexed && (f0 & STREAMSOURCE_INDEXEDDATA != 0 || any_instance);
-        let count = if f0 & STREAMSOURCE_INDEXEDDATA != 0 {
-            f0 & 0x7F_FFFF
-        } else {
-            1
-        };
-        (count, active)
-    }
-
     /// Checks every stream the declaration reads covers vertices `lo..=hi`
     /// (and, with instancing, the instance data), so the fetch never reads out of bounds.
     fn check_streams(
@@ -114,7 +99,14 @@ impl Device {
         let Some(decl) = self.state.vertex_input.declaration() else {
             return Err(Error::invalid_call("draw without a vertex declaration"));
         };
-        let (instances, instancing) = self.instancing(indexed);
+        // The frequencies the fetch sees (`pipeline::draw_state`): a UP
+        // draw's stream 0 and unbound streams step per vertex.
+        let freqs: [u32; 16] = std::array::from_fn(|s| match &self.state.streams[s] {
+            _ if s == 0 && up.is_some() => 1,
+            b if b.buffer.is_none() => 1,
+            b => b.freq,
+        });
+        let (instancing, instances) = instancing(&freqs, indexed);
         for e in decl.elements() {
             let s = e.stream as usize;
             let end_in_vertex = u64::from(e.offset) + u64::from(e.decl_type.size());
@@ -145,22 +137,7 @@ impl Device {
                     "stream {s}: under software vertex processing a mixed device reads only buffers created with D3DUSAGE_SOFTWAREPROCESSING or in D3DPOOL_SYSTEMMEM"
                 )));
             }
-            let freq = if up.is_some() && s == 0 {
-                1
-            } else {
-                self.state.streams[s].freq
-            };
-            let last = if instancing && freq & STREAMSOURCE_INSTANCEDATA != 0 {
-                let divider = u64::from((freq & 0x7F_FFFF).max(1));
-                u64::from(instances.saturating_sub(1)) / divider
-            } else if !instancing
-                && freq & (STREAMSOURCE_INDEXEDDATA | STREAMSOURCE_INSTANCEDATA) == 0
-                && freq > 1
-            {
-                hi / u64::from(freq)
-            } else {
-                hi
-            };
+            let last = StreamStep::of(freqs[s], instancing).last_index(hi, instances);
             let _ = lo;
             let needed = offset + stride * last + end_in_vertex;
             if needed > size {

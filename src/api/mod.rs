@@ -21,6 +21,8 @@ pub use device_state::StateBlockType;
 pub use draw::PrimitiveType;
 pub use query::{IssueFlags, Query, QueryData, QueryType};
 pub use shader::{PixelShader, VertexShader};
-pub use state_api::{STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA};
+// Defined by the vertex fetch that reads them; named here too because
+// `SetStreamSourceFreq` takes them.
+pub use crate::vertex::{STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA};
 pub use stateblock::StateBlock;
 pub use targets::{ClearFlags, save_argb_png};

@@ -17,10 +17,7 @@ use crate::resource::{BaseTexture, IndexBuffer, VertexBuffer};
 use crate::state::*;
 use crate::vertex::{Fvf, VertexDeclaration};
 
-/// `D3DSTREAMSOURCE_INDEXEDDATA`.
-pub const STREAMSOURCE_INDEXEDDATA: u32 = 1 << 30;
-/// `D3DSTREAMSOURCE_INSTANCEDATA`.
-pub const STREAMSOURCE_INSTANCEDATA: u32 = 2 << 30;
+use crate::vertex::{STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA};
 
 impl Device {
     /// Runs `f` on the state setters write to: the recording block, or the device.

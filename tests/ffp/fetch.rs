@@ -247,6 +247,12 @@ fn frequency_divider_and_instancing() {
         .collect();
     assert_eq!(instancing(&freqs, true), (true, 4));
     assert_eq!(instancing(&freqs, false), (false, 1));
+    // Draw validation checks each stream up to its last fetched index,
+    // by the same step: vertices 0..=10 of 4 instances.
+    assert_eq!(StreamStep::PerVertex.last_index(10, 4), 10);
+    assert_eq!(StreamStep::Divide(3).last_index(10, 4), 3);
+    assert_eq!(StreamStep::PerInstance(2).last_index(10, 4), 1);
+    assert_eq!(StreamStep::PerInstance(2).last_index(10, 0), 0);
     let fs = FetchStreams::new(st.clone(), true);
     for instance in 0..4 {
         let r = fetch_all(&fs, &plan, [5, 6, 7, 8, 9, 10, 11, 12], instance, 2);
