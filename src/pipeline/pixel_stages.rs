@@ -126,7 +126,7 @@ impl InputMap {
             if (slot as usize) < N {
                 let v = stamp.inputs[l * stride + k];
                 r[slot as usize][c as usize & 3] = if self.sat & (1 << k) != 0 {
-                    crate::pixel::fmin(crate::pixel::fmax(v, 0.0), 1.0)
+                    crate::simd::fmin(crate::simd::fmax(v, 0.0), 1.0)
                 } else {
                     v
                 };

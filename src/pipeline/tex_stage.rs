@@ -509,7 +509,7 @@ impl PixelStage for TexStage {
             Src::Plane { k, sat } => {
                 let v = stamp.inputs[l * stamp.stride + k];
                 if sat {
-                    crate::pixel::fmin(crate::pixel::fmax(v, 0.0), 1.0)
+                    crate::simd::fmin(crate::simd::fmax(v, 0.0), 1.0)
                 } else {
                     v
                 }

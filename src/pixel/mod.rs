@@ -25,7 +25,7 @@ pub(crate) mod setup;
 /// Most stamps a stage shades in one batch ([`PixelStage::BATCH`]).
 pub const BATCH: usize = crate::shader::exec::simd::BATCH;
 
-use crate::simd::{FloatV, Simd};
+use crate::simd::{FloatV, Simd, fmax, fmin};
 
 /// `a0 + ddx * fx + ddy * fy` over a primitive. (`repr(C)` and `Pod`: the
 /// Warp set-up writes eight planes' records as three vectors.)
@@ -351,16 +351,4 @@ impl PixelStage for ColorStage {
             depth: None,
         }
     }
-}
-
-/// `a < b ? a : b`, the crate-wide min (NaN → b), as the SIMD backends define it.
-#[inline(always)]
-pub fn fmin(a: f32, b: f32) -> f32 {
-    if a < b { a } else { b }
-}
-
-/// `a > b ? a : b`, the crate-wide max (NaN → b).
-#[inline(always)]
-pub fn fmax(a: f32, b: f32) -> f32 {
-    if a > b { a } else { b }
 }

@@ -167,7 +167,7 @@ pub(crate) fn depth_offset(z: &Plane, slope: f32, bias: f32) -> f32 {
     if slope == 0.0 {
         bias
     } else {
-        let m = super::fmax(z.ddx.abs(), z.ddy.abs());
+        let m = crate::simd::fmax(z.ddx.abs(), z.ddy.abs());
         m * slope + bias
     }
 }

@@ -34,7 +34,7 @@ pub(crate) fn point_size(st: &DrawState, buf: &VertexBuf, v: u32) -> f32 {
 pub(crate) fn point_size_row(st: &DrawState, v: &[f32]) -> f32 {
     let p = v[4];
     let s = if p.is_nan() { st.point_size } else { p };
-    crate::pixel::fmin(crate::pixel::fmax(s, st.point_size_min), st.point_size_max)
+    crate::simd::fmin(crate::simd::fmax(s, st.point_size_min), st.point_size_max)
 }
 
 /// The exact edge test in 16.8: `E > 0`, or `E == 0` on a top or left edge.
@@ -209,7 +209,7 @@ fn fill<P: PixelStage>(
                     let w_fog = 1.0 / p.q.at(fx, fy);
                     // oDepth replaces the interpolated depth, clamped, unbiased.
                     let (z, bias) = match out.depth {
-                        Some(d) => (crate::pixel::fmin(crate::pixel::fmax(d, 0.0), 1.0), 0.0),
+                        Some(d) => (crate::simd::fmin(crate::simd::fmax(d, 0.0), 1.0), 0.0),
                         None => (p.z.at(fx, fy), p.bias),
                     };
                     let (ds, mut rts) = fb.pixel(px, py);

@@ -7,7 +7,8 @@
 
 use crate::format::{Format, decode_texel, encode_color, encode_depth_stencil};
 use crate::pipeline::state::{BlendState, DrawState, FogSource, StencilFace, TargetState};
-use crate::pixel::{PixelOutScalar, fmax, fmin};
+use crate::pixel::PixelOutScalar;
+use crate::simd::{fmax, fmin};
 use crate::state::{Blend, BlendOp, CmpFunc, FogMode, StencilOp};
 
 /// `new OP stored`.

@@ -15,7 +15,7 @@
 //! nearby integer-valued floats are exact. Wrapping and mirroring divide by
 //! `n`, exact for the power-of-two sizes that allow those modes.
 
-use crate::simd::{FloatV, MaskV, Simd};
+use crate::simd::{FloatV, MaskV, Simd, fmax, fmin};
 use crate::state::TextureAddress;
 
 /// The scaled coordinate is clamped to this magnitude before fixed point.
@@ -42,18 +42,6 @@ pub(crate) fn split_v<S: Simd>(s: S, x: S::F) -> (S::F, S::F) {
     let t0 = (q * s.splat(1.0 / 256.0)).floor();
     let w1 = (q - t0 * s.splat(256.0)) * s.splat(1.0 / 256.0);
     (t0, w1)
-}
-
-/// `a > b ? a : b` (the SIMD module's max: NaN in `a` gives `b`).
-#[inline(always)]
-pub(crate) fn fmax(a: f32, b: f32) -> f32 {
-    if a > b { a } else { b }
-}
-
-/// `a < b ? a : b` (the SIMD module's min: NaN in `a` gives `b`).
-#[inline(always)]
-pub(crate) fn fmin(a: f32, b: f32) -> f32 {
-    if a < b { a } else { b }
 }
 
 /// Remaps integer index `t` (integer-valued, |t| <= 2^30 + 1) on an axis of

@@ -11,8 +11,8 @@
 //! [2^-100, 2^100], so NaN and infinite derivatives give a finite LOD.
 //! Final LODs are clamped to ±64 (NaN → -64, i.e. magnification).
 
-use super::address::{fmax, fmin};
 use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::simd::{fmax, fmin};
 
 const SQRT2: f32 = std::f32::consts::SQRT_2;
 /// 2 / ln 2 and its odd-series companions: log2(m) = C1 (t + t^3/3 + t^5/5 + t^7/7), t = (m-1)/(m+1).

@@ -5,11 +5,12 @@
 //! produce the same bits; any arithmetic changed here must change there in
 //! the same order.
 
-use super::address::{address, fmax, fmin, split};
+use super::address::{address, split};
 use super::cube::{across_edge, face_coord, face_deriv, select};
 use super::decode::LevelData;
 use super::lod::{Footprint, aniso, clamp_lod, iso_lod};
 use super::{Dim, Filt, Mip, Slot};
+use crate::simd::{fmax, fmin};
 use crate::texture_fetch::Lod;
 
 /// Where a lane samples: 2D / volume coordinates, or a cube face and its (u, v).

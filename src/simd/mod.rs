@@ -364,6 +364,22 @@ pub fn unorm<S: Simd>(s: S, z: S::F, bits: u32) -> S::I {
     i - up + down
 }
 
+/// `a < b ? a : b`: the scalar form of the backends' min (NaN in `a`
+/// gives `b`), so a scalar path (the Reference driver, the samplers'
+/// scalar forms) rounds and propagates exactly as the 8-lane one. The one
+/// copy, here because `pixel` and `sampler` both sit on `simd`.
+#[inline(always)]
+pub fn fmin(a: f32, b: f32) -> f32 {
+    if a < b { a } else { b }
+}
+
+/// `a > b ? a : b`: the scalar form of the backends' max (NaN in `a`
+/// gives `b`); see [`fmin`].
+#[inline(always)]
+pub fn fmax(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
+}
+
 /// Runs `k` on `backend`; with AVX2 inside a `#[target_feature(enable = "avx2,...")]` function.
 #[inline]
 pub fn dispatch<K: Kernel>(backend: Backend, k: K) -> K::Output {
