@@ -473,7 +473,7 @@ fn shader_info_reports_the_program() {
         .unwrap();
     assert_eq!(
         (tc.reg.index, tc.usage, tc.index, tc.mask.0, tc.centroid),
-        (2, shader::token::Usage::TexCoord, 1, 0x3, true)
+        (2, warp9::vertex::DeclUsage::TexCoord, 1, 0x3, true)
     );
     // texld cube costs 4 in ps_3_0, cmp 1, texkill 1, dsx 2, add 1.
     assert_eq!(info.instruction_slots, 9);
@@ -485,7 +485,9 @@ fn shader_info_reports_the_program() {
     assert!(
         vs.outputs
             .iter()
-            .any(|o| o.usage == shader::token::Usage::TexCoord && o.index == 3 && o.mask.0 == 0x3)
+            .any(|o| o.usage == warp9::vertex::DeclUsage::TexCoord
+                && o.index == 3
+                && o.mask.0 == 0x3)
     );
 }
 

@@ -13,7 +13,7 @@ use super::device::Device;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{Format, Pool, Usage};
 use crate::pipeline::{DrawCall, Indices, VertexSource};
-use crate::vertex::{StreamStep, instancing};
+use crate::vertex::{IndexList, StreamStep, instancing};
 
 /// `D3DPRIMITIVETYPE`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -242,33 +242,18 @@ impl Device {
         let (mut lo, mut hi) = (u64::MAX, 0u64);
         let first = start_index as usize * size as usize;
         let used = &bytes[first..end as usize];
-        let read = |i: usize| -> u32 {
-            if index32 {
-                let b = &used[4 * i..4 * i + 4];
-                u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-            } else {
-                u32::from(u16::from_le_bytes([used[2 * i], used[2 * i + 1]]))
-            }
-        };
+        let list = IndexList::new(used, index32);
         // The common case first, in one pass the compiler vectorises: every
         // raw index within the cap and none negative after the base. Only a
         // failing buffer is walked again, for the first offending position.
-        let (raw_lo, raw_hi) = if index32 {
-            used.chunks_exact(4)
-                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                .fold((u32::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)))
-        } else {
-            used.chunks_exact(2)
-                .map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])))
-                .fold((u32::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)))
-        };
+        let (raw_lo, raw_hi) = list.min_max().unwrap_or((u32::MAX, 0));
         let valid = n > 0 && raw_hi <= max_index && i64::from(raw_lo) + i64::from(base_vertex) >= 0;
         if valid {
             lo = (i64::from(raw_lo) + i64::from(base_vertex)) as u64;
             hi = (i64::from(raw_hi) + i64::from(base_vertex)) as u64;
         }
         for i in 0..if valid { 0 } else { n as usize } {
-            let raw = read(i);
+            let raw = list.get(i);
             if raw > max_index {
                 return Err(Error::cap_exceeded(
                     ErrorKind::InvalidCall,

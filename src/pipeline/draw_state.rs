@@ -46,7 +46,6 @@ use crate::shader::exec::regs::{OUT_D0, OUT_T0};
 use crate::shader::exec::{
     InputLayout, Link, LinkSource, OutputLayout, Prepared, ProgramCache, Varying, link,
 };
-use crate::shader::token::Usage;
 use crate::state::{RenderStateType as Rs, StateValue, TexCoordIndex, TextureStageStateType};
 use crate::vertex::{DeclUsage, FetchStreams, StreamInput, instancing};
 
@@ -160,8 +159,8 @@ fn ffp_pixel_inputs(ffp: &FfpState, stages: usize, pretransformed: bool) -> Inpu
         centroid: false,
     };
     let mut l = InputLayout::default();
-    l.varyings.push(var(0, Usage::Color, 0));
-    l.varyings.push(var(1, Usage::Color, 1));
+    l.varyings.push(var(0, DeclUsage::Color, 0));
+    l.varyings.push(var(1, DeclUsage::Color, 1));
     for s in 0..stages.min(8) {
         let set = if pretransformed {
             let raw = ffp.tss(s, TextureStageStateType::TexCoordIndex);
@@ -169,7 +168,7 @@ fn ffp_pixel_inputs(ffp: &FfpState, stages: usize, pretransformed: bool) -> Inpu
         } else {
             s as u8
         };
-        l.varyings.push(var(2 + s as u16, Usage::TexCoord, set));
+        l.varyings.push(var(2 + s as u16, DeclUsage::TexCoord, set));
     }
     l
 }
@@ -236,13 +235,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     // else gets the fixed-function colours and texture coordinates.
     let fetch_layout = pretransformed.then(|| {
         if ps3 {
-            FetchLayout::by_semantic(
-                &decl,
-                ps_inputs
-                    .varyings
-                    .iter()
-                    .filter_map(|v| Some((DeclUsage::from_raw(v.usage as u8)?, v.index))),
-            )
+            FetchLayout::by_semantic(&decl, ps_inputs.varyings.iter().map(|v| (v.usage, v.index)))
         } else {
             FetchLayout::legacy(&decl)
         }
@@ -251,15 +244,13 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
         (_, Some(layout)) if ps3 => {
             let mut out = OutputLayout::default();
             for (k, &(usage, index, _)) in layout.attrs.iter().enumerate() {
-                if let Some(usage) = Usage::from_code(usage as u32) {
-                    out.varyings.push(Varying {
-                        slot: k as u16,
-                        usage,
-                        index,
-                        mask: 0xF,
-                        centroid: false,
-                    });
-                }
+                out.varyings.push(Varying {
+                    slot: k as u16,
+                    usage,
+                    index,
+                    mask: 0xF,
+                    centroid: false,
+                });
             }
             out
         }

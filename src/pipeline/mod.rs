@@ -22,6 +22,7 @@ pub(crate) use targets::{FrameTargets, TargetBytes};
 
 use crate::api::{Device, PrimitiveType};
 use crate::error::Result;
+use crate::vertex::IndexList;
 
 /// Where a draw's vertices come from.
 #[derive(Clone, Debug)]
@@ -50,6 +51,16 @@ pub(crate) struct Indices {
     /// `base_vertex`; validation refuses a negative one), as validation
     /// found them.
     pub(crate) range: (u64, u64),
+}
+
+impl Indices {
+    /// The `count` indices the draw reads, from `start_index` (validation
+    /// checked that the snapshot holds them).
+    pub(crate) fn list(&self, count: usize) -> IndexList<'_> {
+        let size = IndexList::index_size(self.index32);
+        let start = self.start_index as usize * size;
+        IndexList::new(&self.bytes[start..start + count * size], self.index32)
+    }
 }
 
 /// One validated draw.
@@ -150,33 +161,8 @@ fn dense_indices(
     // Every index plus the base is at least `lo` (validation), so each
     // offset is `index - raw_lo` with no clamp.
     let raw_lo = u32::try_from(i64::from(lo) - i64::from(ix.base_vertex)).ok()?;
-    let size = if ix.index32 { 4 } else { 2 };
-    let start = ix.start_index as usize * size;
-    let raw = &ix.bytes[start..start + n * size];
-    // Aligned indices (the common case) are read as a slice of integers,
-    // a loop the compiler vectorises; the byte form is the fallback.
     out.clear();
-    if ix.index32 {
-        match bytemuck::try_cast_slice::<u8, u32>(raw) {
-            Ok(words) if cfg!(target_endian = "little") => {
-                out.extend(words.iter().map(|&v| v - raw_lo))
-            }
-            _ => out.extend(
-                raw.chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]) - raw_lo),
-            ),
-        }
-    } else {
-        match bytemuck::try_cast_slice::<u8, u16>(raw) {
-            Ok(halves) if cfg!(target_endian = "little") => {
-                out.extend(halves.iter().map(|&v| u32::from(v) - raw_lo))
-            }
-            _ => out.extend(
-                raw.chunks_exact(2)
-                    .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])) - raw_lo),
-            ),
-        }
-    }
+    ix.list(n).extend_mapped(&mut out, |v| v - raw_lo);
     Some((lo, hi, out))
 }
 
@@ -188,20 +174,11 @@ fn vertex_numbers(call: &DrawCall) -> Vec<u32> {
             .map(|i| start_vertex.wrapping_add(i))
             .collect(),
         VertexSource::Indexed(ix) => {
-            let size = if ix.index32 { 4 } else { 2 };
-            let start = ix.start_index as usize * size;
-            let raw = &ix.bytes[start..start + n * size];
             let base = i64::from(ix.base_vertex);
-            let conv = |v: u32| (i64::from(v) + base).max(0) as u32;
-            if ix.index32 {
-                raw.chunks_exact(4)
-                    .map(|c| conv(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-                    .collect()
-            } else {
-                raw.chunks_exact(2)
-                    .map(|c| conv(u32::from(u16::from_le_bytes([c[0], c[1]]))))
-                    .collect()
-            }
+            let mut out = Vec::with_capacity(n);
+            ix.list(n)
+                .extend_mapped(&mut out, |v| (i64::from(v) + base).max(0) as u32);
+            out
         }
     }
 }

@@ -29,8 +29,8 @@ use crate::sampler::BoundTextures;
 use crate::shader::exec::Executor;
 use crate::shader::exec::regs::{OUT_D0, OUT_FOG, OUT_POS, OUT_PTS, OUT_T0};
 use crate::shader::exec::{OutputLayout, Prepared, scalar};
-use crate::shader::token::Usage;
 use crate::simd::{Backend, FloatV, Kernel, Simd, dispatch};
+use crate::vertex::DeclUsage;
 use crate::vertex::{FetchPlan, FetchStreams, VertexDeclaration};
 
 use super::pixel_stages::OwnedConstants;
@@ -137,20 +137,20 @@ pub(crate) fn shader_plan(
     use crate::shader::ir::Declaration;
     use crate::shader::opcode::Opcode;
     use crate::shader::token::RegisterFile;
-    let mut inputs: Vec<(u8, u8, u16)> = Vec::new();
+    let mut inputs: Vec<(DeclUsage, u8, u16)> = Vec::new();
     for ins in &program.instructions {
         if let (Opcode::Dcl, Some(d), Some(Declaration::Semantic { usage, index })) =
             (ins.opcode, ins.dst, ins.declaration())
             && d.reg.file == RegisterFile::Input
             && d.reg.index < 16
         {
-            inputs.push((usage as u8, index, d.reg.index));
+            inputs.push((usage, index, d.reg.index));
         }
     }
     FetchPlan::new(decl.elements(), |e| {
         inputs
             .iter()
-            .find(|&&(u, i, _)| u == e.usage as u8 && i == e.usage_index)
+            .find(|&&(u, i, _)| u == e.usage && i == e.usage_index)
             .map(|&(_, _, r)| (r, e.decl_type))
     })
 }
@@ -480,7 +480,7 @@ pub(crate) fn texcoord_slots(layout: &OutputLayout) -> u16 {
     let mut other = 0u16;
     for v in &layout.varyings {
         if v.slot < 16 {
-            if v.usage == Usage::TexCoord {
+            if v.usage == DeclUsage::TexCoord {
                 tex |= 1 << v.slot;
             } else {
                 other |= 1 << v.slot;

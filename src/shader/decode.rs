@@ -12,9 +12,10 @@ use super::error::ShaderError;
 use super::ir::{Comment, Declaration, Dst, Instruction, Payload, Program, RelativeAddress, Src};
 use super::opcode::Opcode;
 use super::token::{
-    COMMENT_OPCODE, END_TOKEN, Register, RegisterFile, SrcModifier, Swizzle, TextureType, Usage,
-    Version, WriteMask, param_register,
+    COMMENT_OPCODE, END_TOKEN, Register, RegisterFile, SrcModifier, Swizzle, TextureType, Version,
+    WriteMask, param_register,
 };
+use crate::vertex::DeclUsage;
 
 /// Number of tokens of the shader starting at `tokens[0]`, end token
 /// included; what the runtime computes for a bare bytecode pointer.
@@ -300,7 +301,7 @@ fn declaration(at: usize, a: u32, reg: Register) -> Result<Declaration, ShaderEr
             format!("reserved bits set in dcl token {a:#010x}"),
         ));
     }
-    let usage = Usage::from_code(a & 0x1F).ok_or_else(|| {
+    let usage = DeclUsage::from_raw((a & 0x1F) as u8).ok_or_else(|| {
         err(
             at,
             "dcl",

@@ -11,9 +11,8 @@ use std::fmt::Write;
 use super::fmt_float::format_f32;
 use super::ir::{Declaration, Dst, Instruction, Payload, Program, RelativeAddress, Src};
 use super::opcode::Opcode;
-use super::token::{
-    Register, RegisterFile, SrcModifier, Swizzle, TextureType, Usage, Version, WriteMask,
-};
+use super::token::{Register, RegisterFile, SrcModifier, Swizzle, TextureType, Version, WriteMask};
+use crate::vertex::DeclUsage;
 
 const XYZW: [char; 4] = ['x', 'y', 'z', 'w'];
 
@@ -65,7 +64,7 @@ pub fn instruction_text(ins: &Instruction, v: Version) -> String {
                 Declaration::Semantic { usage, index } => {
                     let plain =
                         (v.is_pixel() && v.major < 3) || d.reg.file == RegisterFile::MiscType;
-                    if !(plain && usage == Usage::Position && index == 0) {
+                    if !(plain && usage == DeclUsage::Position && index == 0) {
                         let _ = write!(s, "_{}", usage.name());
                         if index != 0 {
                             let _ = write!(s, "{index}");

@@ -2,17 +2,18 @@
 //! that bind and execute it (register footprint, semantics, samplers and
 //! the features that select specialised execution paths).
 
-use super::token::{Register, TextureType, Usage, Version, WriteMask};
+use super::token::{Register, TextureType, Version, WriteMask};
+use crate::vertex::DeclUsage;
 
 /// An input or output register with its semantic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Semantic {
     /// The register (`v#`, `t#`, `o#`, `oT#`, `oPos`, `oC#`, ...).
     pub reg: Register,
-    /// Usage (declared, or implied by the register for vs < 3.0 / ps
+    /// DeclUsage (declared, or implied by the register for vs < 3.0 / ps
     /// outputs and ps < 3.0 inputs).
-    pub usage: Usage,
-    /// Usage index.
+    pub usage: DeclUsage,
+    /// DeclUsage index.
     pub index: u8,
     /// Declared (inputs) or written (outputs) components.
     pub mask: WriteMask,

@@ -9,8 +9,9 @@
 use super::opcode::Opcode;
 use super::token::{
     Comparison, DST_CENTROID, DST_PARTIAL_PRECISION, DST_SATURATE, Register, RegisterFile,
-    SrcModifier, Swizzle, TextureType, Usage, Version, WriteMask,
+    SrcModifier, Swizzle, TextureType, Version, WriteMask,
 };
+use crate::vertex::DeclUsage;
 
 /// The index register of a relative address (`a0.x`, `aL`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -102,9 +103,9 @@ impl Dst {
 pub enum Declaration {
     /// Input/output semantic: usage and usage index (0..=15).
     Semantic {
-        /// Usage.
-        usage: Usage,
-        /// Usage index.
+        /// DeclUsage.
+        usage: DeclUsage,
+        /// DeclUsage index.
         index: u8,
     },
     /// Sampler texture type.

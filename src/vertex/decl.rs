@@ -146,26 +146,48 @@ pub enum DeclUsage {
 }
 
 impl DeclUsage {
+    /// Every usage, in D3DDECLUSAGE order (the index is the raw value).
+    pub const ALL: [DeclUsage; 14] = [
+        DeclUsage::Position,
+        DeclUsage::BlendWeight,
+        DeclUsage::BlendIndices,
+        DeclUsage::Normal,
+        DeclUsage::PSize,
+        DeclUsage::TexCoord,
+        DeclUsage::Tangent,
+        DeclUsage::Binormal,
+        DeclUsage::TessFactor,
+        DeclUsage::PositionT,
+        DeclUsage::Color,
+        DeclUsage::Fog,
+        DeclUsage::Depth,
+        DeclUsage::Sample,
+    ];
+
     /// The usage with D3DDECLUSAGE value `raw`.
     pub fn from_raw(raw: u8) -> Option<DeclUsage> {
-        use DeclUsage::*;
-        const ALL: [DeclUsage; 14] = [
-            Position,
-            BlendWeight,
-            BlendIndices,
-            Normal,
-            PSize,
-            TexCoord,
-            Tangent,
-            Binormal,
-            TessFactor,
-            PositionT,
-            Color,
-            Fog,
-            Depth,
-            Sample,
-        ];
-        ALL.get(raw as usize).copied()
+        Self::ALL.get(raw as usize).copied()
+    }
+
+    /// The lower-case name shader assembly uses in `dcl_*` (`texcoord`,
+    /// `position`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Position => "position",
+            Self::BlendWeight => "blendweight",
+            Self::BlendIndices => "blendindices",
+            Self::Normal => "normal",
+            Self::PSize => "psize",
+            Self::TexCoord => "texcoord",
+            Self::Tangent => "tangent",
+            Self::Binormal => "binormal",
+            Self::TessFactor => "tessfactor",
+            Self::PositionT => "positiont",
+            Self::Color => "color",
+            Self::Fog => "fog",
+            Self::Depth => "depth",
+            Self::Sample => "sample",
+        }
     }
 }
 
@@ -294,5 +316,33 @@ impl StateValue for DeclType {
     }
     fn from_raw(raw: u32) -> Option<Self> {
         u8::try_from(raw).ok().and_then(DeclType::from_raw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DeclUsage;
+
+    /// Vertex declarations and shader `dcl` tokens share this one decoder:
+    /// raw values 0..=13 map to themselves, everything above is refused.
+    #[test]
+    fn usage_raw_values_round_trip_and_stop_at_sample() {
+        for raw in 0..=u8::MAX {
+            let usage = DeclUsage::from_raw(raw);
+            assert_eq!(
+                usage.map(|u| u as u8),
+                (raw < 14).then_some(raw),
+                "raw {raw}"
+            );
+        }
+        assert_eq!(DeclUsage::from_raw(9), Some(DeclUsage::PositionT));
+        assert_eq!(DeclUsage::from_raw(13), Some(DeclUsage::Sample));
+        let names: Vec<&str> = DeclUsage::ALL.iter().map(|u| u.name()).collect();
+        assert_eq!(names[5], "texcoord");
+        assert_eq!(names[10], "color");
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 14, "assembly names are distinct");
     }
 }

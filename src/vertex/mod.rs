@@ -3,6 +3,7 @@
 mod decl;
 mod fetch;
 mod fvf;
+mod index;
 
 pub use decl::{
     DeclMethod, DeclType, DeclUsage, RawVertexElement, VertexDeclaration, VertexElement,
@@ -12,3 +13,4 @@ pub use fetch::{
     StreamInput, StreamStep, convert_element, instancing,
 };
 pub use fvf::Fvf;
+pub(crate) use index::IndexList;

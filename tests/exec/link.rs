@@ -10,7 +10,7 @@ use warp9::internals::exec::point_fetch::PointFetch;
 use warp9::internals::exec::{
     ExecKey, InputLayout, LinkSource, OutputLayout, Prepared, link, regs,
 };
-use warp9::shader::token::Usage;
+use warp9::vertex::DeclUsage;
 
 fn src(links: &[warp9::internals::exec::Link], input: u16, comp: u8) -> LinkSource {
     links
@@ -63,7 +63,7 @@ fn vs_3_0_to_ps_3_0_by_semantic_and_component_position() {
 fn vs_2_0_to_ps_2_0_fixed_registers_and_defaults() {
     let vs = program("vs_2_0\nmov oPos, c0\nmov oD0.xyz, c1\nmov oT2.xy, c2\nmov oFog, c3.x\n");
     let o = OutputLayout::of_program(&vs);
-    let slots: Vec<(u16, Usage, u8)> = o
+    let slots: Vec<(u16, DeclUsage, u8)> = o
         .varyings
         .iter()
         .map(|v| (v.slot, v.usage, v.index))
@@ -71,10 +71,10 @@ fn vs_2_0_to_ps_2_0_fixed_registers_and_defaults() {
     assert_eq!(
         slots,
         [
-            (regs::OUT_POS, Usage::Position, 0),
-            (regs::OUT_FOG, Usage::Fog, 0),
-            (regs::OUT_D0, Usage::Color, 0),
-            (regs::OUT_T0 + 2, Usage::TexCoord, 2),
+            (regs::OUT_POS, DeclUsage::Position, 0),
+            (regs::OUT_FOG, DeclUsage::Fog, 0),
+            (regs::OUT_D0, DeclUsage::Color, 0),
+            (regs::OUT_T0 + 2, DeclUsage::TexCoord, 2),
         ]
     );
     let ps = program("ps_2_0\ndcl v0\ndcl v1\ndcl t2\ndcl t3.xy\nmov oC0, v0\n");

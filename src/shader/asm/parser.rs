@@ -11,8 +11,9 @@ use crate::shader::ir::{Declaration, Dst, Instruction, Payload, RelativeAddress,
 use crate::shader::opcode::Opcode;
 use crate::shader::token::{
     Comparison, DST_CENTROID, DST_PARTIAL_PRECISION, DST_SATURATE, Register, RegisterFile,
-    ShaderType, SrcModifier, Swizzle, TextureType, USAGES, Usage, Version, WriteMask,
+    ShaderType, SrcModifier, Swizzle, TextureType, Version, WriteMask,
 };
+use crate::vertex::DeclUsage;
 
 /// Parse a profile name such as `ps_2_0`, `vs_2_a`, `ps_3_sw`.
 pub fn parse_version(word: &str) -> Option<Version> {
@@ -275,7 +276,7 @@ impl<'a> LineParser<'a> {
                 }
                 let digits = s.trim_start_matches(|c: char| c.is_ascii_alphabetic());
                 let name = &s[..s.len() - digits.len()];
-                if let Some(u) = USAGES.iter().copied().find(|u| u.name() == name) {
+                if let Some(u) = DeclUsage::ALL.iter().copied().find(|u| u.name() == name) {
                     let index = if digits.is_empty() {
                         0
                     } else {
@@ -304,7 +305,7 @@ impl<'a> LineParser<'a> {
             if texture.is_some() {
                 return Err(self.err(col, "texture types can only be declared on samplers"));
             }
-            let (usage, index) = semantic.unwrap_or((Usage::Position, 0));
+            let (usage, index) = semantic.unwrap_or((DeclUsage::Position, 0));
             Declaration::Semantic { usage, index }
         };
         if self.pos < self.toks.len() {

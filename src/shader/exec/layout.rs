@@ -14,7 +14,8 @@
 
 use crate::shader::ir::{Declaration, Program};
 use crate::shader::opcode::Opcode;
-use crate::shader::token::{RegisterFile, Usage, Version};
+use crate::shader::token::{RegisterFile, Version};
+use crate::vertex::DeclUsage;
 
 use super::regs::{self, OUT_D0, OUT_FOG, OUT_POS, OUT_PTS, OUT_T0};
 
@@ -24,9 +25,9 @@ pub struct Varying {
     /// Output slot (vertex side, see [`OutputLayout`]) or input slot
     /// (pixel side, see [`regs::input_slot`]).
     pub slot: u16,
-    /// Usage.
-    pub usage: Usage,
-    /// Usage index.
+    /// DeclUsage.
+    pub usage: DeclUsage,
+    /// DeclUsage index.
     pub index: u8,
     /// Components covered, bit 0 = x.
     pub mask: u8,
@@ -93,7 +94,7 @@ pub struct Link {
     pub centroid: bool,
 }
 
-fn varying(slot: u16, usage: Usage, index: u8, mask: u8) -> Varying {
+fn varying(slot: u16, usage: DeclUsage, index: u8, mask: u8) -> Varying {
     Varying {
         slot,
         usage,
@@ -148,13 +149,13 @@ impl OutputLayout {
                 out.varyings.push(varying(slot, usage, index, mask));
             }
         };
-        add(OUT_POS, Usage::Position, 0, 0xF);
-        add(OUT_FOG, Usage::Fog, 0, 0x1);
-        add(OUT_PTS, Usage::PSize, 0, 0x1);
-        add(OUT_D0, Usage::Color, 0, 0xF);
-        add(OUT_D0 + 1, Usage::Color, 1, 0xF);
+        add(OUT_POS, DeclUsage::Position, 0, 0xF);
+        add(OUT_FOG, DeclUsage::Fog, 0, 0x1);
+        add(OUT_PTS, DeclUsage::PSize, 0, 0x1);
+        add(OUT_D0, DeclUsage::Color, 0, 0xF);
+        add(OUT_D0 + 1, DeclUsage::Color, 1, 0xF);
         for t in 0..8u8 {
-            add(OUT_T0 + t as u16, Usage::TexCoord, t, 0xF);
+            add(OUT_T0 + t as u16, DeclUsage::TexCoord, t, 0xF);
         }
         out.fill_specials();
         out
@@ -172,9 +173,9 @@ impl OutputLayout {
                 .find(|v| v.usage == usage && v.index == 0)
                 .map(|v| (v.slot, v.mask.trailing_zeros().min(3) as u8))
         };
-        self.position = find(Usage::Position).map(|(s, _)| s);
-        self.point_size = find(Usage::PSize);
-        self.fog = find(Usage::Fog);
+        self.position = find(DeclUsage::Position).map(|(s, _)| s);
+        self.point_size = find(DeclUsage::PSize);
+        self.fog = find(DeclUsage::Fog);
     }
 }
 
@@ -201,8 +202,8 @@ impl InputLayout {
             };
             let (usage, index) = match ins.declaration() {
                 Some(Declaration::Semantic { usage, index }) if v.major >= 3 => (usage, index),
-                _ if d.reg.file == RegisterFile::Input => (Usage::Color, d.reg.index as u8),
-                _ => (Usage::TexCoord, d.reg.index as u8),
+                _ if d.reg.file == RegisterFile::Input => (DeclUsage::Color, d.reg.index as u8),
+                _ => (DeclUsage::TexCoord, d.reg.index as u8),
             };
             let mut var = varying(slot, usage, index, d.mask.0);
             var.centroid = d.centroid();
@@ -231,14 +232,14 @@ pub fn link(vs: &OutputLayout, ps: &InputLayout, legacy_ps: bool) -> Vec<Link> {
                 })
                 .map(|o| LinkSource::Output { slot: o.slot, comp })
                 .unwrap_or_else(|| {
-                    let one = legacy_ps && input.usage == Usage::Color && input.index == 0;
+                    let one = legacy_ps && input.usage == DeclUsage::Color && input.index == 0;
                     LinkSource::Constant(if one { 1.0 } else { 0.0 })
                 });
             links.push(Link {
                 input: input.slot,
                 comp,
                 source,
-                color: input.usage == Usage::Color,
+                color: input.usage == DeclUsage::Color,
                 centroid: input.centroid,
             });
         }

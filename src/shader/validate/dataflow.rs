@@ -9,12 +9,13 @@ use crate::shader::error::{ShaderError, ShaderErrorKind};
 use crate::shader::info::{Semantic, ShaderInfo};
 use crate::shader::ir::{Declaration, Instruction, Payload, Program};
 use crate::shader::opcode::Opcode;
-use crate::shader::token::{DST_CENTROID, Register, RegisterFile, TextureType, Usage, WriteMask};
+use crate::shader::token::{DST_CENTROID, Register, RegisterFile, TextureType, WriteMask};
+use crate::vertex::DeclUsage;
 
 /// The program's declarations, checked.
 pub(crate) struct Declarations {
     samplers: Vec<(u32, TextureType)>,
-    regs: Vec<(Register, WriteMask, Usage, u8, bool)>,
+    regs: Vec<(Register, WriteMask, DeclUsage, u8, bool)>,
 }
 
 impl Declarations {
@@ -143,7 +144,7 @@ impl Declarations {
                                 return Err(e("declaration", "empty declaration mask".into()));
                             }
                             let plain = !p.vs && !p.sm3 || d.reg.file == F::MiscType;
-                            if plain && (usage != Usage::Position || index != 0) {
+                            if plain && (usage != DeclUsage::Position || index != 0) {
                                 return Err(e(
                                     "declaration",
                                     "this register takes a plain dcl without usage".into(),
@@ -159,7 +160,7 @@ impl Declarations {
                             if !p.vs
                                 && p.sm3
                                 && d.reg.file == F::Input
-                                && matches!(usage, Usage::PositionT | Usage::TessFactor)
+                                && matches!(usage, DeclUsage::PositionT | DeclUsage::TessFactor)
                             {
                                 return Err(e(
                                     "declaration",
@@ -517,7 +518,7 @@ pub(crate) fn check(
             decls
                 .regs
                 .iter()
-                .find(|d| d.0.file == F::Output && d.2 == Usage::Position && d.3 == 0)
+                .find(|d| d.0.file == F::Output && d.2 == DeclUsage::Position && d.3 == 0)
                 .map(|d| d.0)
         } else {
             Some(Register::new(F::RastOut, 0))
@@ -591,15 +592,15 @@ pub(crate) fn check(
         }
         let (usage, index) = match reg.file {
             F::RastOut => (
-                [Usage::Position, Usage::Fog, Usage::PSize]
+                [DeclUsage::Position, DeclUsage::Fog, DeclUsage::PSize]
                     .get(reg.index as usize)
                     .copied()
-                    .unwrap_or(Usage::Position),
+                    .unwrap_or(DeclUsage::Position),
                 0,
             ),
-            F::AttrOut | F::ColorOut => (Usage::Color, reg.index as u8),
-            F::DepthOut => (Usage::Depth, 0),
-            _ => (Usage::TexCoord, reg.index as u8),
+            F::AttrOut | F::ColorOut => (DeclUsage::Color, reg.index as u8),
+            F::DepthOut => (DeclUsage::Depth, 0),
+            _ => (DeclUsage::TexCoord, reg.index as u8),
         };
         info.outputs.push(Semantic {
             reg: *reg,
