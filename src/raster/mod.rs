@@ -210,6 +210,42 @@ fn build_part(
     }
 }
 
+/// The tiles a draw's bins name, as half-open ranges of tile columns and
+/// rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TileRange {
+    pub(crate) tx0: i32,
+    pub(crate) tx1: i32,
+    pub(crate) ty0: i32,
+    pub(crate) ty1: i32,
+}
+
+/// The smallest [`TileRange`] holding every non-empty bin of `parts`;
+/// None when the draw binned nothing.
+fn touched_tiles(parts: &[Part], tiles_x: i32) -> Option<TileRange> {
+    let mut r: Option<TileRange> = None;
+    for part in parts {
+        for (i, _) in part.bins.iter().enumerate().filter(|(_, b)| !b.is_empty()) {
+            let (tx, ty) = (i as i32 % tiles_x, i as i32 / tiles_x);
+            r = Some(match r {
+                None => TileRange {
+                    tx0: tx,
+                    tx1: tx + 1,
+                    ty0: ty,
+                    ty1: ty + 1,
+                },
+                Some(t) => TileRange {
+                    tx0: t.tx0.min(tx),
+                    tx1: t.tx1.max(tx + 1),
+                    ty0: t.ty0.min(ty),
+                    ty1: t.ty1.max(ty + 1),
+                },
+            });
+        }
+    }
+    r
+}
+
 /// Bins `entry`: tile (tx, ty) of the clip rectangle's grid gets every
 /// primitive whose bounding box touches it, in order.
 #[inline(always)]
@@ -553,13 +589,14 @@ pub(crate) fn draw<P: PixelStage>(
         }
         _ => parts.iter_mut().enumerate().for_each(build),
     }
-    if parts
-        .iter()
-        .all(|p| p.setups.is_empty() && p.points.is_empty())
-    {
-        return 0;
-    }
     let parts = &*parts;
+    // A small draw touches a few tiles of the target: only their bands
+    // and columns are visited (each band visited sets up a pixel stage's
+    // scratch and the merger's views, which a 4,096-draw frame paid for
+    // every band of the target on every draw).
+    let Some(used) = touched_tiles(parts, tiles_x) else {
+        return 0;
+    };
     let workers = pool.map_or(1, rayon::ThreadPool::current_num_threads);
     let bands = fb.into_bands(band_rows(&st.clip, workers));
     let ctx = tile::Ctx {
@@ -576,9 +613,14 @@ pub(crate) fn draw<P: PixelStage>(
         ),
         gather_points,
         buf,
+        used,
     };
     let run = |band: FrameTargets<'_>| -> u64 {
         if band.y0 >= st.clip.bottom || band.y0 + band.rows <= st.clip.top {
+            return 0;
+        }
+        let ty = band.y0.div_euclid(TILE_H);
+        if ty < used.ty0 || ty >= used.ty1 {
             return 0;
         }
         crate::simd::dispatch(

@@ -40,6 +40,8 @@ pub(crate) struct Ctx<'a, P> {
     pub(crate) gather_points: bool,
     /// The draw's vertices (compact points read theirs here).
     pub(crate) buf: &'a crate::geom::VertexBuf,
+    /// The tiles with binned work; bands and columns outside are skipped.
+    pub(crate) used: super::TileRange,
 }
 
 /// Where stamps are merged: the general merger, or its fast path on word
@@ -455,7 +457,7 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
     let mut ip = Interp::new(s);
     let mut scratch = ctx.stage.scratch(s);
     let mut gather = ctx.gather_points.then(Gather::new);
-    for tx in 0..ctx.tiles_x {
+    for tx in ctx.used.tx0..ctx.used.tx1 {
         let tile = Rect::new(
             tx * TILE_W,
             ty * TILE_H,
@@ -473,7 +475,7 @@ fn tiles<S: Simd, P: PixelStage, K: Sink<S>>(
         // the draw has primitives there: a tile's first touch of each row
         // otherwise waits on memory (the depth loads of the small-triangle
         // scene S2 were its hottest instructions).
-        if tx + 1 < ctx.tiles_x
+        if tx + 1 < ctx.used.tx1
             && ctx
                 .parts
                 .iter()
