@@ -157,8 +157,8 @@ impl<S: Simd> Executor<'_, S> {
     /// [`Executor::inputs_mut`], they keep what the caller wrote.
     #[inline(always)]
     pub fn batch_inputs_mut(&mut self, k: usize) -> &mut [[S::F; 4]] {
-        self.ensure_banks();
         let k = k.min(BATCH - 1);
+        self.ensure_banks(k + 1);
         &mut self.m.bank[k].r[INPUT as usize..(INPUT + NUM_INPUTS) as usize]
     }
 
@@ -176,8 +176,8 @@ impl<S: Simd> Executor<'_, S> {
         active: &[S::M; BATCH],
         mut sink: impl FnMut(usize, &[[S::F; 4]; 4], Option<S::F>, S::M),
     ) {
-        self.ensure_banks();
         let n = n.min(BATCH);
+        self.ensure_banks(n);
         if !self.m.p.straight {
             for k in 0..n {
                 self.m.swap_bank(k);
@@ -212,13 +212,15 @@ impl<S: Simd> Executor<'_, S> {
         }
     }
 
-    /// Creates the banks on first use: copies of the current register file
-    /// (constant slots filled, inputs as written so far).
+    /// Creates banks up to `count` on first use: copies of the current
+    /// register file (constant slots filled, inputs as written so far).
+    /// A small draw's band shades a stamp or two, so it copies one or two
+    /// 16.5 KiB files, not all [`BATCH`].
     #[inline(always)]
-    fn ensure_banks(&mut self) {
-        if self.m.bank.len() < BATCH {
+    fn ensure_banks(&mut self, count: usize) {
+        if self.m.bank.len() < count {
             let m = &mut self.m;
-            while m.bank.len() < BATCH {
+            while m.bank.len() < count {
                 m.bank.push(Bank {
                     r: m.r.clone(),
                     a0: m.a0,
