@@ -2,6 +2,7 @@
 //! block holds (`StateMask`).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use glam::Mat4;
 
@@ -69,10 +70,14 @@ pub(crate) struct DeviceState {
     pub(crate) textures: [Option<BaseTexture>; SAMPLER_SLOTS],
     pub(crate) vertex_shader: Option<VertexShader>,
     pub(crate) pixel_shader: Option<PixelShader>,
-    pub(crate) vs_f: Vec<[f32; 4]>,
+    /// Shared with the draws that read it (a draw takes a reference, not
+    /// a copy of the 8,192 registers); a write after a draw ended finds it
+    /// unshared and writes in place (`Arc::make_mut`).
+    pub(crate) vs_f: Arc<Vec<[f32; 4]>>,
     pub(crate) vs_i: [[i32; 4]; MAX_CONST_I],
     pub(crate) vs_b: [bool; MAX_CONST_B],
-    pub(crate) ps_f: Vec<[f32; 4]>,
+    /// Shared like `vs_f`.
+    pub(crate) ps_f: Arc<Vec<[f32; 4]>>,
     pub(crate) ps_i: [[i32; 4]; MAX_CONST_I],
     pub(crate) ps_b: [bool; MAX_CONST_B],
 }
@@ -115,10 +120,10 @@ impl DeviceState {
             textures: std::array::from_fn(|_| None),
             vertex_shader: None,
             pixel_shader: None,
-            vs_f: vec![[0.0; 4]; MAX_VS_CONST_F],
+            vs_f: Arc::new(vec![[0.0; 4]; MAX_VS_CONST_F]),
             vs_i: [[0; 4]; MAX_CONST_I],
             vs_b: [false; MAX_CONST_B],
-            ps_f: vec![[0.0; 4]; MAX_PS_CONST_F],
+            ps_f: Arc::new(vec![[0.0; 4]; MAX_PS_CONST_F]),
             ps_i: [[0; 4]; MAX_CONST_I],
             ps_b: [false; MAX_CONST_B],
         }
@@ -354,23 +359,32 @@ impl StateMask {
         if self.pixel_shader {
             to.pixel_shader = from.pixel_shader.clone();
         }
-        for i in self.vs_f.ones() {
-            to.vs_f[i] = from.vs_f[i];
-        }
+        copy_marked(&self.vs_f, &mut to.vs_f, &from.vs_f);
         for i in self.vs_i.ones() {
             to.vs_i[i] = from.vs_i[i];
         }
         for i in self.vs_b.ones() {
             to.vs_b[i] = from.vs_b[i];
         }
-        for i in self.ps_f.ones() {
-            to.ps_f[i] = from.ps_f[i];
-        }
+        copy_marked(&self.ps_f, &mut to.ps_f, &from.ps_f);
         for i in self.ps_i.ones() {
             to.ps_i[i] = from.ps_i[i];
         }
         for i in self.ps_b.ones() {
             to.ps_b[i] = from.ps_b[i];
         }
+    }
+}
+
+/// Copies the registers `marked` names from `from` into `to`, unsharing
+/// `to` only when there is one to copy.
+fn copy_marked(marked: &Bits, to: &mut Arc<Vec<[f32; 4]>>, from: &[[f32; 4]]) {
+    let mut ones = marked.ones().peekable();
+    if ones.peek().is_none() {
+        return;
+    }
+    let to = Arc::make_mut(to);
+    for i in ones {
+        to[i] = from[i];
     }
 }

@@ -5,6 +5,8 @@
 //! Setters accept any value of a known state; values are checked against
 //! the caps when a draw uses them (caps.md section 8).
 
+use std::sync::Arc;
+
 use glam::Mat4;
 
 use super::device::Device;
@@ -650,7 +652,7 @@ impl Device {
             data,
             limit,
             "MaxVertexShaderConst",
-            |s| &mut s.vs_f,
+            |s| Arc::make_mut(&mut s.vs_f).as_mut_slice(),
             |m| &mut m.vs_f,
         )
     }
@@ -687,7 +689,7 @@ impl Device {
             data,
             limit,
             "pixel shader float constants",
-            |s| &mut s.ps_f,
+            |s| Arc::make_mut(&mut s.ps_f).as_mut_slice(),
             |m| &mut m.ps_f,
         )
     }

@@ -410,7 +410,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
                     }
                 }
                 let consts = OwnedConstants {
-                    float: d.state.vs_f.clone(),
+                    float: Arc::clone(&d.state.vs_f),
                     int: d.state.vs_i.to_vec(),
                     bool: d.state.vs_b.to_vec(),
                 };
@@ -585,7 +585,7 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
                 map,
                 program: p,
                 consts: OwnedConstants {
-                    float: d.state.ps_f.clone(),
+                    float: Arc::clone(&d.state.ps_f),
                     int: d.state.ps_i.to_vec(),
                     bool: d.state.ps_b.to_vec(),
                 },

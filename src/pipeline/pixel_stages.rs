@@ -282,7 +282,8 @@ impl FfpPixelStage {
 /// Owned shader constants of a draw.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct OwnedConstants {
-    pub(crate) float: Vec<[f32; 4]>,
+    /// The device's registers, shared (see `DeviceState::vs_f`).
+    pub(crate) float: Arc<Vec<[f32; 4]>>,
     pub(crate) int: Vec<[i32; 4]>,
     pub(crate) bool: Vec<bool>,
 }
