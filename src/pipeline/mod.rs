@@ -94,12 +94,17 @@ pub(crate) struct Pipeline {
     caches: draw_state::Caches,
 }
 
-/// Stack size of each Warp worker. Unoptimised (an application's debug
+/// Stack size of each Warp worker, and of the segment a draw gets on a
+/// caller with less than [`DRAW_STACK_RED_ZONE`] left. Unoptimised (an application's debug
 /// build, or its `cargo test`, compiles warp9 at opt-level 0), a draw
 /// with the fixed-function pixel stage needs over 2 MB of stack,
 /// which is all a Rust thread gets by default; the workers get room to
 /// spare. Only the pages a worker touches are committed.
 const WORKER_STACK_BYTES: usize = 32 << 20;
+
+/// Stack a draw needs left on the caller's thread to run there: twice
+/// what an unoptimised draw was measured to use.
+const DRAW_STACK_RED_ZONE: usize = 4 << 20;
 
 impl Pipeline {
     /// The long-lived pool for `threads` workers (rebuilt when the count
@@ -187,24 +192,17 @@ impl Device {
     /// Runs a validated draw on the device's driver (the wiring is in
     /// `draw_state`: vertex stage, links, pixel stage, rasterizer).
     ///
-    /// A Warp draw runs whole on the device's workers (see
-    /// [`Pipeline::pool`]), so its stack is warp9's choice, not the
-    /// caller's. The Reference runs on the caller, as the spec's scalar
-    /// oracle without rayon.
+    /// The draw runs on the caller's thread, so a small draw costs no
+    /// hand-off to a worker and back (S7's 4,096 draws a frame paid one
+    /// each); a large draw's phases still split across the device's
+    /// workers ([`Device::split_pool`]). The caller's stack is not warp9's
+    /// choice, so the draw gets [`DRAW_STACK_RED_ZONE`] of it, or a fresh
+    /// segment of [`WORKER_STACK_BYTES`] where less is left (`stacker`):
+    /// a test harness's 2 MB thread draws as the main thread does.
     pub(crate) fn execute(&mut self, call: DrawCall) -> Result<()> {
-        if let Some(pool) = self.draw_pool() {
-            return pool.install(|| draw_state::execute(self, call));
-        }
-        draw_state::execute(self, call)
-    }
-
-    /// The pool a whole draw runs on: the Warp driver's workers, None for
-    /// the Reference (the spec's scalar oracle runs on the caller).
-    fn draw_pool(&mut self) -> Option<Arc<rayon::ThreadPool>> {
-        if self.driver == crate::caps::DriverType::Reference {
-            return None;
-        }
-        self.pipeline.pool(self.threads)
+        stacker::maybe_grow(DRAW_STACK_RED_ZONE, WORKER_STACK_BYTES, || {
+            draw_state::execute(self, call)
+        })
     }
 
     /// The pool a draw's or a clear's phases split across: None for the

@@ -631,8 +631,16 @@ pub(crate) fn draw<P: PixelStage>(
             },
         )
     };
+    // A draw inside a tile or two is shaded where it is: splitting its
+    // bands across workers costs a hand-off per draw and buys nothing.
+    let tiles_touched = (used.tx1 - used.tx0) * (used.ty1 - used.ty0);
     match pool {
-        Some(pool) => pool.install(|| bands.into_par_iter().map(run).sum()),
-        None => bands.into_iter().map(run).sum(),
+        Some(pool) if tiles_touched > SMALL_DRAW_TILES => {
+            pool.install(|| bands.into_par_iter().map(run).sum())
+        }
+        _ => bands.into_iter().map(run).sum(),
     }
 }
+
+/// Tiles a draw may touch and still be shaded on one worker (see [`draw`]).
+const SMALL_DRAW_TILES: i32 = 2;

@@ -181,8 +181,10 @@ pub fn s5(opts: &Opts, cull: bool) -> Result<Scene> {
 }
 
 /// S6: 1024 x 1024 points, one per pixel centre at z = 0.5, normals from
-/// the generator, 8 lights, NORMALIZENORMALS, colour = diffuse + specular.
-pub fn s6(opts: &Opts) -> Result<Scene> {
+/// the generator, 8 lights, NORMALIZENORMALS, colour = diffuse + specular,
+/// in `parts` draws (2 for S6: MaxPrimitiveCount is 2^20 - 1; 64 for
+/// "S6-64", the per-draw cost check of the draw-path work).
+pub fn s6(opts: &Opts, name: &'static str, parts: u32) -> Result<Scene> {
     let size = 1024u32;
     let mut d = device((size, size), false, opts)?;
     d.set_fvf(Fvf::XYZ | Fvf::NORMAL)?;
@@ -204,17 +206,16 @@ pub fn s6(opts: &Opts) -> Result<Scene> {
             push_f32s(&mut vb, &[px, py, 0.5, n.x, n.y, n.z]);
         }
     }
-    // Two draws: MaxPrimitiveCount is 2^20 - 1.
-    let half = size * size / 2;
-    let draws = (0..2)
+    let part = size * size / parts;
+    let draws = (0..parts)
         .map(|k| Draw::Plain {
             prim: PrimitiveType::PointList,
-            start: k * half,
-            count: half,
+            start: k * part,
+            count: part,
         })
         .collect();
     let work = (f64::from(size * size), 1e6, "Mvertices/s");
-    let mut s = Scene::new(d, "S6", false, work, draws);
+    let mut s = Scene::new(d, name, false, work, draws);
     s.bind_buffers(&vb, 24, &[])?;
     Ok(s)
 }

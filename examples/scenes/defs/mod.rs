@@ -182,7 +182,8 @@ pub fn build(name: &str, driver: DriverType, threads: usize, simd: SimdChoice) -
         "S4" => flat::s4(&opts),
         "S5" => lit::s5(&opts, true),
         "S5-NOCULL" | "S5-nocull" => lit::s5(&opts, false),
-        "S6" => lit::s6(&opts),
+        "S6" => lit::s6(&opts, "S6", 2),
+        "S6-64" => lit::s6(&opts, "S6-64", 64),
         "S7" => draws::s7(&opts),
         _ => Err(warp9::Error::invalid_call(format!("unknown scene {name}"))),
     }
