@@ -222,7 +222,7 @@ impl<S: Simd> Executor<'_, S> {
             let m = &mut self.m;
             while m.bank.len() < count {
                 m.bank.push(Bank {
-                    r: m.r.clone(),
+                    r: super::heap_file::<S>(super::FileInit::Copy(&m.r)),
                     a0: m.a0,
                     p0: m.p0,
                     kill: m.kill,

@@ -236,7 +236,7 @@ impl<'a, S: Simd> Machine<'a, S> {
     #[inline(always)]
     fn new(p: &'a Prepared, s: S, c: Constants<'a>, fetch: &'a dyn TextureFetch<S>) -> Self {
         let none = s.mask_from_bits(0);
-        let mut r = Box::new([[s.splat(0.0); 4]; FILE_SLOTS]);
+        let mut r = heap_file::<S>(FileInit::Fill([s.splat(0.0); 4]));
         for (k, slot) in p.const_slots.iter().enumerate() {
             let v = match *slot {
                 ConstSlot::Imm(i) => p.imms.get(i as usize).copied().unwrap_or([0.0; 4]),
@@ -592,4 +592,27 @@ fn skip_target<M>(frames: &[Frame<M>], main_end: u32) -> usize {
         Some(Frame::Call { end, .. }) => *end as usize,
         None => main_end as usize,
     }
+}
+
+/// A register file on the heap holding `slots` (all [`FILE_SLOTS`] of
+/// them, or one value for every slot), written there directly:
+/// `Box::new` of an array built it on the stack and copied its 16.5 KiB,
+/// which a small draw paid for every executor and bank it set up.
+pub(super) fn heap_file<S: Simd>(slots: FileInit<'_, S>) -> Box<[[S::F; 4]; FILE_SLOTS]> {
+    let v: Vec<[S::F; 4]> = match slots {
+        FileInit::Copy(file) => file.to_vec(),
+        FileInit::Fill(value) => vec![value; FILE_SLOTS],
+    };
+    match v.into_boxed_slice().try_into() {
+        Ok(file) => file,
+        Err(_) => unreachable!("the vector holds FILE_SLOTS slots"),
+    }
+}
+
+/// What [`heap_file`] writes.
+pub(super) enum FileInit<'a, S: Simd> {
+    /// A copy of another file.
+    Copy(&'a [[S::F; 4]; FILE_SLOTS]),
+    /// One value in every slot.
+    Fill([S::F; 4]),
 }
