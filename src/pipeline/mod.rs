@@ -102,6 +102,11 @@ pub(crate) struct Pipeline {
 /// spare. Only the pages a worker touches are committed.
 const WORKER_STACK_BYTES: usize = 32 << 20;
 
+/// Vertices a draw may have and still run on the caller's thread (see
+/// `Device::execute`): one chunk of the vertex stage, which a larger draw
+/// splits across the workers.
+const CALLER_DRAW_VERTICES: u64 = vertex_stage::VERTEX_CHUNK as u64;
+
 /// Stack a draw needs left on the caller's thread to run there: twice
 /// what an unoptimised draw was measured to use.
 const DRAW_STACK_RED_ZONE: usize = 4 << 20;
@@ -192,14 +197,24 @@ impl Device {
     /// Runs a validated draw on the device's driver (the wiring is in
     /// `draw_state`: vertex stage, links, pixel stage, rasterizer).
     ///
-    /// The draw runs on the caller's thread, so a small draw costs no
-    /// hand-off to a worker and back (S7's 4,096 draws a frame paid one
-    /// each); a large draw's phases still split across the device's
-    /// workers ([`Device::split_pool`]). The caller's stack is not warp9's
-    /// choice, so the draw gets [`DRAW_STACK_RED_ZONE`] of it, or a fresh
-    /// segment of [`WORKER_STACK_BYTES`] where less is left (`stacker`):
-    /// a test harness's 2 MB thread draws as the main thread does.
+    /// A small draw (at most [`CALLER_DRAW_VERTICES`] vertices) runs on the
+    /// caller's thread, so it costs no hand-off to a worker and back (S7's
+    /// 4,096 draws a frame paid one each); its raster phase still splits
+    /// across the workers when it covers the screen. A larger Warp draw
+    /// runs whole on the device's workers, whose phases then fork and join
+    /// among themselves (injecting each phase from outside the pool cost
+    /// S2 and S5-nocull a few per cent). The caller's stack is not warp9's
+    /// choice, so a draw there gets [`DRAW_STACK_RED_ZONE`] of it, or a
+    /// fresh segment of [`WORKER_STACK_BYTES`] where less is left
+    /// (`stacker`): a test harness's 2 MB thread draws as the main thread
+    /// does.
     pub(crate) fn execute(&mut self, call: DrawCall) -> Result<()> {
+        let vertices = call.primitive.vertex_count(call.primitive_count);
+        if vertices > CALLER_DRAW_VERTICES
+            && let Some(pool) = self.draw_pool()
+        {
+            return pool.install(|| draw_state::execute(self, call));
+        }
         // Miri cannot switch stacks (stacker's segment is made by assembly).
         if cfg!(miri) {
             return draw_state::execute(self, call);
@@ -207,6 +222,15 @@ impl Device {
         stacker::maybe_grow(DRAW_STACK_RED_ZONE, WORKER_STACK_BYTES, || {
             draw_state::execute(self, call)
         })
+    }
+
+    /// The pool a large draw runs on: the Warp driver's workers, None for
+    /// the Reference (the spec's scalar oracle runs on the caller).
+    fn draw_pool(&mut self) -> Option<Arc<rayon::ThreadPool>> {
+        if self.driver == crate::caps::DriverType::Reference {
+            return None;
+        }
+        self.pipeline.pool(self.threads)
     }
 
     /// The pool a draw's or a clear's phases split across: None for the
