@@ -497,7 +497,23 @@ impl<S: Simd> Outlined<S> for GeneralSample<'_, S> {
         use crate::simd::MaskV;
         let zero = s.splat(0.0);
         match self.textures.slot(self.slot) {
-            Some(t) => t.sample_warp(s, self.coords, self.lod, self.active),
+            Some(t) => {
+                // The shortcut gives the general path's values where it
+                // applies (a shader's texld of a plain 2D texture, S7's
+                // every pixel), for a fraction of the work.
+                if let Lod::Implicit { ddx, ddy } = self.lod
+                    && let Some(v) = t.sample_quick(
+                        s,
+                        [self.coords[0], self.coords[1], self.coords[2]],
+                        ddx,
+                        ddy,
+                        self.active,
+                    )
+                {
+                    return v;
+                }
+                t.sample_warp(s, self.coords, self.lod, self.active)
+            }
             None => {
                 let one = self.active.select_f(s.splat(1.0), zero);
                 [zero, zero, zero, one]
