@@ -121,14 +121,6 @@ impl Device {
                 if is_pixel { "pixel" } else { "vertex" }
             )));
         }
-        // vs_1_1 runs (validated below like any vertex shader); ps_1_x
-        // only decodes and disassembles.
-        if pixel && program.version.is_sm1() {
-            return Err(Error::not_available(format!(
-                "{call}: shader model {}.{} pixel shaders decode and disassemble, but warp9 runs ps_2_0 to ps_3_0 only",
-                program.version.major, program.version.minor
-            )));
-        }
         // Pixel shaders are held against the level; vertex shaders against
         // the caps of the current vertex processing (software: vs_3_0, 8192 constants).
         let caps = if pixel { self.caps } else { self.vertex_caps() };

@@ -28,7 +28,7 @@ use crate::caps::DriverType;
 use crate::error::Result;
 use crate::ffp::key::FfpVertexKey;
 use crate::ffp::stages::cascade_extent;
-use crate::ffp::texgen::stage_divisors;
+use crate::ffp::texgen::{projection_divisor, stage_divisors};
 use crate::ffp::{
     DrawOptions, FfpInputLayout, FfpPixelCache, FfpPixelConsts, FfpPixelKey, FfpState,
     FfpVertexCache, FfpVertexConsts, StageTexture,
@@ -44,9 +44,11 @@ use crate::resource::BaseTexture;
 use crate::sampler::BoundTextures;
 use crate::shader::exec::regs::{OUT_D0, OUT_T0};
 use crate::shader::exec::{
-    InputLayout, Link, LinkSource, OutputLayout, Prepared, ProgramCache, Varying, link,
+    InputLayout, Link, LinkSource, OutputLayout, Prepared, ProgramCache, Varying, link, ps1,
 };
-use crate::state::{RenderStateType as Rs, StateValue, TexCoordIndex, TextureStageStateType};
+use crate::state::{
+    RenderStateType as Rs, StateValue, TexCoordIndex, TextureStageStateType, TextureTransformFlags,
+};
 use crate::vertex::{DeclUsage, FetchStreams, StreamInput, instancing};
 
 use super::clip_space::{ClipPlane, clip_and_project, volume_planes};
@@ -74,6 +76,17 @@ const SHADER_CACHE: usize = 64;
 
 impl Caches {
     fn prepared(&mut self, shader: &Arc<ShaderInner>, bools: &[bool]) -> Arc<Prepared> {
+        self.prepared_projected(shader, bools, 0)
+    }
+
+    /// [`Caches::prepared`] for a ps_1_1–1_3 program whose `tex` projects
+    /// by `proj` ([`ps1::pack_projection`]).
+    fn prepared_projected(
+        &mut self,
+        shader: &Arc<ShaderInner>,
+        bools: &[bool],
+        proj: u32,
+    ) -> Arc<Prepared> {
         let i = match self
             .shaders
             .iter()
@@ -94,7 +107,7 @@ impl Caches {
         let entry = self.shaders.remove(i);
         self.shaders.push(entry);
         let last = self.shaders.len() - 1;
-        self.shaders[last].1.get(bools)
+        self.shaders[last].1.get_projected(bools, proj)
     }
 }
 
@@ -174,6 +187,51 @@ fn ffp_pixel_inputs(ffp: &FfpState, stages: usize, pretransformed: bool) -> Inpu
         l.varyings.push(var(2 + s as u16, DeclUsage::TexCoord, set));
     }
     l
+}
+
+/// The bump-environment states of the eight stages (ps_1_x `texbem`, `bem`).
+fn bump_env(d: &Device) -> [ps1::BumpEnv; 8] {
+    use TextureStageStateType as T;
+    std::array::from_fn(|s| {
+        let get = |k: T| f32::from_bits(d.state.stage[s][k.raw() as usize]);
+        ps1::BumpEnv {
+            mat: [
+                get(T::BumpEnvMat00),
+                get(T::BumpEnvMat01),
+                get(T::BumpEnvMat10),
+                get(T::BumpEnvMat11),
+            ],
+            lscale: get(T::BumpEnvLScale),
+            loffset: get(T::BumpEnvLOffset),
+        }
+    })
+}
+
+/// The projection divisors of a ps_1_1–1_3 draw's stages, packed
+/// ([`ps1::pack_projection`]): the fixed-function rule (fixed-function.md
+/// 7.2) with the vertex key when fixed-function vertex processing made the
+/// coordinates, by w after a vertex shader; never for a cube texture.
+fn ps1_projection(
+    d: &Device,
+    ffp: &FfpState,
+    ffp_key: Option<&FfpVertexKey>,
+    vertex_shader: bool,
+) -> u32 {
+    let mut divisors = if vertex_shader {
+        std::array::from_fn(|s| {
+            let raw = d.state.stage[s][TextureStageStateType::TextureTransformFlags.raw() as usize];
+            let flags = TextureTransformFlags::from_raw(raw);
+            flags.and_then(|f| projection_divisor(f.projected, f.count as u8, None))
+        })
+    } else {
+        stage_divisors(ffp, ffp_key)
+    };
+    for (s, div) in divisors.iter_mut().enumerate() {
+        if matches!(d.state.textures.get(s), Some(Some(BaseTexture::Cube(_)))) {
+            *div = None;
+        }
+    }
+    ps1::pack_projection(divisors)
 }
 
 /// The pixel stage of a draw (one per draw, never moved: size does not matter).
@@ -587,13 +645,29 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     let attr = |slot: u16, comp: u8| var.attr(slot, comp);
     let stage = match ps_prog {
         Some(p) => {
+            let sm1 = p.version().is_sm1();
+            // ps_1_1-1_3 `tex` projects as the stages' transform flags say;
+            // the divisors need the vertex key, known only now.
+            let p = match &ps {
+                Some(shader) if sm1 && p.version().minor < 4 => {
+                    let proj = ps1_projection(d, &ffp, ffp_key.as_ref(), vs.is_some());
+                    d.pipeline
+                        .caches
+                        .prepared_projected(&shader.0, &d.state.ps_b, proj)
+                }
+                _ => p,
+            };
             let written = u32::from(p.written_outputs & 0xF);
             let map = InputMap::new(&links, attr, p.version().major < 3);
             Stage::Shader(ShaderPixelStage {
                 map,
                 program: p,
                 consts: OwnedConstants {
-                    float: Arc::clone(&d.state.ps_f),
+                    float: if sm1 {
+                        Arc::new(ps1::constants(&d.state.ps_f, &bump_env(d)))
+                    } else {
+                        Arc::clone(&d.state.ps_f)
+                    },
                     int: d.state.ps_i.to_vec(),
                     bool: d.state.ps_b.to_vec(),
                 },

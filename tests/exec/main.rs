@@ -15,4 +15,5 @@ mod fuzz_inputs;
 mod instructions;
 mod link;
 mod pixel;
+mod ps1;
 mod vectors;

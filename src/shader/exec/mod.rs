@@ -57,6 +57,7 @@ pub(crate) mod math;
 pub(crate) mod op;
 pub mod point_fetch;
 mod prepare;
+pub mod ps1;
 pub mod regs;
 pub mod scalar;
 pub mod simd;
@@ -161,7 +162,18 @@ impl ProgramCache {
 
     /// The program prepared for `bools`, preparing it on first use.
     pub fn get(&mut self, bools: &[bool]) -> Arc<Prepared> {
-        let key = self.key(bools);
+        self.get_projected(bools, 0)
+    }
+
+    /// [`ProgramCache::get`] with the projection divisors a ps_1_1–1_3
+    /// program's `tex` applies ([`ps1::pack_projection`]; ignored for every
+    /// other profile, so it cannot split their cache entries).
+    pub fn get_projected(&mut self, bools: &[bool], proj: u32) -> Arc<Prepared> {
+        let v = self.program.version;
+        let mut key = self.key(bools);
+        if v.is_pixel() && v.is_sm1() && v.minor < 4 {
+            key.proj = proj;
+        }
         let program = &self.program;
         self.prepared
             .entry(key)

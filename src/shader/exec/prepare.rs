@@ -46,6 +46,9 @@ pub const PS_INSTRUCTION_BUDGET: u32 = 65536;
 pub struct ExecKey {
     /// Boolean constants `b0`–`b127` the program branches on.
     pub bools: u128,
+    /// ps_1_1–1_3 only: the stages' `D3DTTFF_PROJECTED` divisors, packed by
+    /// [`super::ps1::pack_projection`] (0 for every other program).
+    pub proj: u32,
 }
 
 impl ExecKey {
@@ -63,7 +66,7 @@ impl ExecKey {
                 k |= 1 << i;
             }
         }
-        ExecKey { bools: k }
+        ExecKey { bools: k, proj: 0 }
     }
 }
 
@@ -135,6 +138,17 @@ impl Prepared {
     /// bytecode.md specifies) for the boolean constants in `key`, with the
     /// default instruction budget of its shader type.
     pub fn new(program: &Program, key: ExecKey) -> Prepared {
+        if program.version.is_pixel() && program.version.is_sm1() {
+            let lowered = super::ps1::lower(program, key.proj);
+            let mut p = Self::build(&lowered, key);
+            p.version = program.version;
+            return p;
+        }
+        Self::build(program, key)
+    }
+
+    /// [`Prepared::new`] for a program the interpreters run as it is.
+    fn build(program: &Program, key: ExecKey) -> Prepared {
         let v = program.version;
         let mut b = Builder::new(program, key);
         let instrs = &program.instructions;
