@@ -185,6 +185,25 @@ fn shader_tools_round_trip() {
     ]);
     assert_eq!(code, 0);
     assert!(out.contains("software vertex processing"), "{out}");
+    // ps_1_x validates (at the lowest level, 9_1); a broken one names its rule.
+    let ps14 = dir.join("ps14.asm");
+    std::fs::write(
+        &ps14,
+        "ps_1_4\ntexld r0, t0\nmad r0.xy, r0.x, c2.x, c2.y\nphase\ntexld r1, r0\nmad r0, r1, v1, v0\n",
+    )
+    .unwrap();
+    let (code, _, err) = warp9(&["asm", ps14.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = warp9(&["validate", dir.join("ps14.bin").to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("valid at level 9_1"), "{out}");
+    let ps11 = dir.join("ps11.asm");
+    std::fs::write(&ps11, "ps_1_1\nmov r0, t0\n").unwrap();
+    let (code, _, _) = warp9(&["asm", ps11.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    let (code, _, err) = warp9(&["validate", dir.join("ps11.bin").to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(err.contains("rule uninitialized-read"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

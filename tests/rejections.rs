@@ -488,12 +488,18 @@ fn shader_versions_and_ps20caps() {
         ErrorKind::InvalidCall,
         &["mova", "vs_1_1"],
     );
-    // Shader model 1 pixel shaders decode but do not run.
+    // Shader model 1 pixel shaders are validated by their own rules.
     let ps11 = asm("ps_1_1\ntex t0\nmov r0, t0\n");
+    for level in [L9_1, L9_2, L9_3, Sm3] {
+        let s = device(level)
+            .create_pixel_shader(&ps11)
+            .unwrap_or_else(|e| panic!("ps_1_1 at {level}: {e}"));
+        assert_eq!(s.version(), 0xFFFF_0101);
+    }
     assert_rejected(
-        device(Sm3).create_pixel_shader(&ps11),
-        ErrorKind::NotAvailable,
-        &["shader model 1"],
+        device(L9_1).create_pixel_shader(&asm("ps_1_1\nmov r0, t0\n")),
+        ErrorKind::InvalidCall,
+        &["uninitialized-read"],
     );
     // A vertex shader handed to CreatePixelShader.
     assert_rejected(

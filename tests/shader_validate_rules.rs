@@ -68,9 +68,13 @@ fn version() {
         "vs_3_sw\ndcl_position v0\ndcl_position o0\nmov o0, c3000\n",
         &L91.software_vertex_processing(),
     );
-    let e = run("ps_1_4\nmov r0, v0\n", &SM3).unwrap_err();
-    assert_eq!(e.kind, ShaderErrorKind::NotAvailable);
-    assert!(e.to_string().contains("ps_1_4"), "{e}");
+    // ps_1_x is held against PixelShaderVersion (2.0 or more at every
+    // level) and validated by its own rules (tests/shader_validate_ps1.rs).
+    for l in ShaderLimits::ALL_LEVELS {
+        ok("ps_1_4\nmov r0, v0\n", &l);
+        ok("ps_1_1\ntex t0\nmov r0, t0\n", &l);
+    }
+    bad("ps_1_0\nmov r0, v0\n", &L91, "version", None);
 }
 
 #[test]

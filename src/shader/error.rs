@@ -17,8 +17,8 @@ pub enum ShaderErrorKind {
     /// The program decodes but breaks a validation rule of its profile or of
     /// the device limits.
     Invalid,
-    /// The program is well formed but the crate cannot run it (shader model 1,
-    /// `_sw` profiles without software vertex processing).
+    /// The program is well formed but the crate cannot run it (the `_sw`
+    /// pixel-shader profiles).
     NotAvailable,
     /// The assembler could not parse or encode its input text.
     Syntax,

@@ -1,17 +1,21 @@
 //! Validation of a decoded [`Program`] against its profile and the device
 //! [`ShaderLimits`] (bytecode.md §9, caps.md §8), producing [`ShaderInfo`].
 //!
-//! Passes, in order: version; per-instruction operand rules
-//! (`operands`); declarations and data flow (`dataflow`: declared inputs,
-//! read-before-write, dependent reads, required outputs); flow-control
-//! structure and nesting (`flow`); resource limits (slots, texture
-//! instructions). The first failure is returned; its message names the
-//! instruction index, the rule and the cap.
+//! ps_1_x programs go through their own walk (`ps1`) after the version
+//! check: shader model 1 pixel rules share little with SM2/3.
+//!
+//! Passes for the other profiles, in order: version; per-instruction
+//! operand rules (`operands`); declarations and data flow (`dataflow`:
+//! declared inputs, read-before-write, dependent reads, required outputs);
+//! flow-control structure and nesting (`flow`); resource limits (slots,
+//! texture instructions). The first failure is returned; its message names
+//! the instruction index, the rule and the cap.
 
 mod dataflow;
 mod flow;
 mod operands;
 mod profile;
+mod ps1;
 
 use super::error::{ShaderError, ShaderErrorKind};
 use super::info::ShaderInfo;
@@ -25,6 +29,9 @@ pub(crate) use profile::Profile;
 pub fn validate(program: &Program, limits: &ShaderLimits) -> Result<ShaderInfo, ShaderError> {
     let v = program.version;
     check_version(v, limits)?;
+    if v.is_pixel() && v.is_sm1() {
+        return ps1::validate(program);
+    }
     let p = Profile::new(v, limits);
     let mut info = ShaderInfo {
         version: Some(v),
@@ -60,17 +67,9 @@ fn version_name(tok: u32) -> String {
 
 fn check_version(v: Version, l: &ShaderLimits) -> Result<(), ShaderError> {
     let name = v.profile_name();
-    // vs_1_x runs (held against VertexShaderVersion below, which is 2.0 or
-    // more at every level); ps_1_x decodes and disassembles only.
-    if v.is_sm1() && v.is_pixel() {
-        return Err(ShaderError::new(
-            ShaderErrorKind::NotAvailable,
-            "shader-model",
-            format!(
-                "{name}: shader model 1 pixel shaders are decoded and disassembled but not executed"
-            ),
-        ));
-    }
+    // vs_1_x and ps_1_x are held against VertexShaderVersion /
+    // PixelShaderVersion below like any other version: every level reports
+    // 2.0 or more, and a 1.x token fits under any major above 1.
     if v.is_software() {
         if v.is_pixel() {
             return Err(ShaderError::new(

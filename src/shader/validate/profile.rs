@@ -14,7 +14,7 @@ use crate::shader::token::{RegisterFile, Version};
 pub struct Profile {
     pub vs: bool,
     pub sw: bool,
-    /// vs_1_x (ps_1_x never gets this far: it is not available).
+    /// vs_1_x (ps_1_x never gets this far: `ps1` validates it).
     pub sm1: bool,
     /// vs_3_0 / ps_3_0 (and `_sw` of major 3).
     pub sm3: bool,
