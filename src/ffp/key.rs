@@ -214,11 +214,7 @@ pub fn tex_key(state: &FfpState, layout: &FfpInputLayout, stage: usize) -> TexKe
             index: state.tss(stage, T::TexCoordIndex) & 7,
             generate: TexGen::PassThru,
         });
-    let ttff = TextureTransformFlags::from_raw(state.tss(stage, T::TextureTransformFlags))
-        .unwrap_or(TextureTransformFlags {
-            count: 0,
-            projected: false,
-        });
+    let ttff = TextureTransformFlags::lenient(state.tss(stage, T::TextureTransformFlags));
     let pass = || {
         let set = tci.index as usize;
         match layout.tex_width[set] {

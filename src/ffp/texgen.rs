@@ -132,14 +132,10 @@ pub fn stage_divisors(
     state: &super::state::FfpState,
     vertex: Option<&super::key::FfpVertexKey>,
 ) -> [Option<u8>; 8] {
-    use crate::state::{StateValue, TextureStageStateType as T, TextureTransformFlags};
+    use crate::state::{TextureStageStateType as T, TextureTransformFlags};
     let mut out = [None; 8];
     for (s, d) in out.iter_mut().enumerate() {
-        let ttff = TextureTransformFlags::from_raw(state.tss(s, T::TextureTransformFlags))
-            .unwrap_or(TextureTransformFlags {
-                count: 0,
-                projected: false,
-            });
+        let ttff = TextureTransformFlags::lenient(state.tss(s, T::TextureTransformFlags));
         let key = match vertex {
             Some(v) => match v.tex[s] {
                 Some(k) => Some(k),

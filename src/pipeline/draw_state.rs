@@ -220,8 +220,8 @@ fn ps1_projection(
     let mut divisors = if vertex_shader {
         std::array::from_fn(|s| {
             let raw = d.state.stage[s][TextureStageStateType::TextureTransformFlags.raw() as usize];
-            let flags = TextureTransformFlags::from_raw(raw);
-            flags.and_then(|f| projection_divisor(f.projected, f.count as u8, None))
+            let f = TextureTransformFlags::lenient(raw);
+            projection_divisor(f.projected, f.count as u8, None)
         })
     } else {
         stage_divisors(ffp, ffp_key)

@@ -373,6 +373,20 @@ pub struct TextureTransformFlags {
     pub projected: bool,
 }
 
+impl TextureTransformFlags {
+    /// How a draw reads any stored value, valid or not: the PROJECTED bit
+    /// counts, and a count beyond 4 reads as 0 (no transform, the input's
+    /// width). Windows drivers draw `0xFFFFFFFF` as PROJECTED with the
+    /// coordinate's own width (Wine `texture_transform_flags_test`).
+    pub fn lenient(raw: u32) -> TextureTransformFlags {
+        let count = raw & 0xFF;
+        TextureTransformFlags {
+            count: if count <= 4 { count } else { 0 },
+            projected: raw & 256 != 0,
+        }
+    }
+}
+
 impl StateValue for TextureTransformFlags {
     fn to_raw(self) -> u32 {
         self.count | if self.projected { 256 } else { 0 }

@@ -103,11 +103,6 @@ pub struct ShaderSpec {
 }
 
 impl ShaderSpec {
-    /// Whether this is a ps_1_x shader (skipped until ps_1_x runs).
-    pub fn is_ps1(&self) -> bool {
-        self.version.starts_with("ps_1_")
-    }
-
     /// (pixel?, major, minor) from the version text.
     pub fn model(&self) -> Option<(bool, u32, u32)> {
         let (kind, rest) = self.version.split_once('_')?;

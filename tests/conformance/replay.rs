@@ -9,8 +9,8 @@ use warp9::api::{PixelShader, VertexShader};
 use warp9::resource::{BaseTexture, CubeFace, CubeTexture, LockFlags, VolumeTexture};
 use warp9::vertex::RawVertexElement;
 use warp9::{
-    ClearFlags, Device, DeviceDesc, DriverType, ErrorKind, FeatureLevel, Format, Fvf, Pool,
-    PrimitiveType, Surface, Texture, Usage,
+    ClearFlags, Device, DeviceDesc, DriverType, FeatureLevel, Format, Fvf, Pool, PrimitiveType,
+    Surface, Texture, Usage,
 };
 
 use super::case::{
@@ -22,8 +22,6 @@ use super::case::{
 pub enum Stop {
     /// An API call failed: the case fails with this message.
     Fail(String),
-    /// The case needs something this build does not run (ps_1_x).
-    Skip(String),
 }
 
 type R<T> = Result<T, Stop>;
@@ -206,12 +204,7 @@ impl Replay {
                 .create_vertex_shader(&spec.tokens)
                 .map(|s| (Some(s), None))
         };
-        match result {
-            Err(e) if spec.is_ps1() && e.kind() == ErrorKind::NotAvailable => Err(Stop::Skip(
-                format!("{} is NotAvailable (ps_1_x does not run yet)", what()),
-            )),
-            r => api(what, r),
-        }
+        api(what, result)
     }
 
     fn apply_setup(&mut self, s: &Setup) -> R<()> {
@@ -548,7 +541,6 @@ impl Replay {
 fn prefix(s: Stop, p: &str) -> Stop {
     match s {
         Stop::Fail(m) => Stop::Fail(format!("{p}: {m}")),
-        Stop::Skip(m) => Stop::Skip(m),
     }
 }
 

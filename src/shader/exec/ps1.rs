@@ -68,13 +68,7 @@ const COISSUE: u16 = 24;
 
 /// A ps_1_x constant as the program sees it: clamped to [−1, 1] (NaN stays NaN).
 pub fn clamp_constant(x: f32) -> f32 {
-    if x > 1.0 {
-        1.0
-    } else if x < -1.0 {
-        -1.0
-    } else {
-        x
-    }
+    x.clamp(-1.0, 1.0)
 }
 
 /// The bump-environment values of one texture stage, as the D3D9 texture
