@@ -1,7 +1,7 @@
 //! Differential tests: random programs (assembled from random instruction
 //! sequences over valid registers, with nested flow control, predication
-//! and relative addressing) and every vs/ps 2.x/3.0 program of the fxc
-//! corpus run on the scalar interpreter and on the 8-lane interpreter with
+//! and relative addressing) and every program of the fxc corpus (vs_1_1 to
+//! vs_3_0, ps_1_1 to ps_3_0) run on the scalar interpreter and on the 8-lane interpreter with
 //! every SIMD backend; the outputs must be bit-identical. Inputs and
 //! constants include NaN, ±Inf, ±0 and denormals.
 
@@ -9,6 +9,7 @@ use crate::exec_support;
 
 use exec_support::{Consts, Rng, run_ps_prepared, run_vs_prepared};
 use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
+use warp9::internals::exec::ps1::{self, BumpEnv};
 use warp9::internals::exec::{ExecKey, Prepared, ScalarPixelInputs};
 use warp9::shader::{self, ShaderLimits};
 
@@ -483,7 +484,7 @@ fn fxc_corpus_programs_run_identically() {
         .filter(|p| p.extension().is_some_and(|e| e == "bin"))
         .collect();
     names.sort();
-    let (mut ran_vs, mut ran_ps, mut skipped, mut long) = (0, 0, 0, 0);
+    let (mut ran_vs, mut ran_ps, mut ran_ps1, mut skipped, mut long) = (0, 0, 0, 0, 0);
     let mut invalid = Vec::new();
     for (i, path) in names.iter().enumerate() {
         let bytes = std::fs::read(path).expect("read");
@@ -495,13 +496,16 @@ fn fxc_corpus_programs_run_identically() {
             skipped += 1;
             continue;
         };
-        if prog.version.major < 2 {
-            skipped += 1;
-            continue;
-        }
-        // Every SM2/SM3 program of the corpus is valid at SM3 (the 1,300+
-        // slot bgfx shaders since SM3 has 32768 ps_3_0 slots).
-        match shader::validate(&prog, &ShaderLimits::sm3()) {
+        // Every program of the corpus is valid: ps_1_x at the lowest level
+        // (9_1), the rest at SM3 (the 1,300+ slot bgfx shaders since SM3 has
+        // 32768 ps_3_0 slots).
+        let ps1 = prog.version.is_pixel() && prog.version.major < 2;
+        let limits = if ps1 {
+            ShaderLimits::level_9_1()
+        } else {
+            ShaderLimits::sm3()
+        };
+        match shader::validate(&prog, &limits) {
             Err(e) => {
                 invalid.push(format!("{}: {e}", path.display()));
                 continue;
@@ -512,7 +516,16 @@ fn fxc_corpus_programs_run_identically() {
         let mut rng = Rng(i as u64 + 1);
         let consts = random_consts(&mut rng);
         let fetch = random_fetch(&mut rng);
-        let p = Prepared::new(&prog, ExecKey::new(&prog, &consts.bool));
+        let mut key = ExecKey::new(&prog, &consts.bool);
+        let consts = if ps1 {
+            // A ps_1_x program reads the bank a draw builds for it, and its
+            // `tex` projects by what the stages say.
+            key.proj = (i as u32).wrapping_mul(0x9E37_79B9) & 0x4444_4444;
+            ps1_consts(&consts, &mut rng)
+        } else {
+            consts
+        };
+        let p = Prepared::new(&prog, key);
         let run = std::panic::AssertUnwindSafe(|| {
             if prog.version.is_pixel() {
                 run_ps_prepared(&p, &random_ps_inputs(&mut rng), &consts, &fetch, 0xFF);
@@ -524,15 +537,19 @@ fn fxc_corpus_programs_run_identically() {
             eprintln!("corpus program {}", path.display());
             std::panic::resume_unwind(e);
         }
-        if prog.version.is_pixel() {
+        if ps1 {
+            ran_ps1 += 1;
+        } else if prog.version.is_pixel() {
             ran_ps += 1;
         } else {
             ran_vs += 1;
         }
     }
     println!(
-        "fxc corpus: {ran_vs} vertex and {ran_ps} pixel programs ran identically on scalar and every SIMD backend ({long} of over 1,000 slots); {skipped} SM1 skipped"
+        "fxc corpus: {ran_vs} vertex, {ran_ps} ps_2_0-3_0 and {ran_ps1} ps_1_x programs ran identically on scalar and every SIMD backend ({long} of over 1,000 slots); {skipped} did not decode"
     );
+    // The corpus's 41 ps_1_x programs (valid at 9_1, run like the others).
+    assert!(ran_ps1 >= 41, "ps_1_x programs run: {ran_ps1}");
     assert!(
         invalid.is_empty(),
         "not valid at SM3:\n{}",
@@ -540,6 +557,21 @@ fn fxc_corpus_programs_run_identically() {
     );
     assert!(ran_vs + ran_ps > 0);
     assert!(long >= 20, "the long bgfx shaders run ({long})");
+}
+
+/// The constant bank of a ps_1_x draw from random application constants
+/// and bump-environment states.
+fn ps1_consts(app: &Consts, rng: &mut Rng) -> Consts {
+    let bump = std::array::from_fn(|_| BumpEnv {
+        mat: std::array::from_fn(|_| rng.special()),
+        lscale: rng.special(),
+        loffset: rng.special(),
+    });
+    Consts {
+        float: ps1::constants(&app.float, &bump),
+        int: app.int.clone(),
+        bool: app.bool.clone(),
+    }
 }
 
 fn exec_support_fxc_dir() -> Option<std::path::PathBuf> {

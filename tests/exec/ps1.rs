@@ -10,6 +10,7 @@ use exec_support::{Consts, program, quads, run_ps_prepared};
 use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
 use warp9::internals::exec::ps1::{self, BumpEnv};
 use warp9::internals::exec::{ExecKey, Prepared, ScalarPixelOutput};
+use warp9::shader::{self, ShaderLimits};
 
 const ALL: u32 = 0xFF;
 
@@ -67,6 +68,10 @@ fn run_with(
     [warp9::internals::exec::ScalarPixelInputs; 8],
 ) {
     let prog = program(text);
+    // Every program here is one a D3D9 device accepts at the lowest level.
+    if let Err(e) = shader::validate(&prog, &ShaderLimits::level_9_1()) {
+        panic!("not valid at 9_1: {e}\n{text}");
+    }
     let mut key = ExecKey::new(&prog, &[]);
     key.proj = ps1::pack_projection(proj);
     let p = Prepared::new(&prog, key);
@@ -147,7 +152,7 @@ fn source_modifiers_and_selectors() {
         ("mov r0, -c0_bias", [0.25, 0.0, -0.25, -0.5]),
         ("mov r0, c0_bias", [-0.25, 0.0, 0.25, 0.5]),
         ("mov r0, -c0_bx2", [0.5, -0.0, -0.5, -1.0]),
-        ("mov r0, c0.b", [0.75; 4]),
+        ("mov r0, c0.a", [1.0; 4]),
     ];
     for (line, want) in cases {
         let out = run(&format!("{def}{line}\n"), &consts);
@@ -200,13 +205,13 @@ fn cnd_compares_greater_than_half() {
         assert_eq!(uniform(&run(&text, &consts)), [want; 4], "a = {a}");
     }
     // ps_1_4: per component.
-    let text = "ps_1_4\ndef c0, 0.5, 0.75, 0, 1\ndef c1, 1, 1, 1, 1\ndef c2, 0.25, 0.25, 0.25, 0.25\ncnd r0, c0, c1, c2\n";
+    let text = "ps_1_4\ndef c0, 0.5, 0.75, 0, 1\ndef c1, 1, 1, 1, 1\ndef c2, 0.25, 0.25, 0.25, 0.25\nmov r1, c0\ncnd r0, r1, c1, c2\n";
     assert_eq!(uniform(&run(text, &consts)), [0.25, 1.0, 0.25, 1.0]);
     // cmp (1_2+): >= 0, and -0 counts as >= 0.
-    let text = "ps_1_2\ndef c0, -0.25, 0, 0.5, -1\ndef c1, 1, 1, 1, 1\ndef c2, 0.25, 0.25, 0.25, 0.25\ncmp r0, c0, c1, c2\n";
+    let text = "ps_1_2\ndef c0, -0.25, 0, 0.5, -1\ndef c1, 1, 1, 1, 1\ndef c2, 0.25, 0.25, 0.25, 0.25\nmov r1, c0\ncmp r0, r1, c1, c2\n";
     assert_eq!(uniform(&run(text, &consts)), [0.25, 1.0, 1.0, 0.25]);
     // lrp and dp4.
-    let text = "ps_1_2\ndef c0, 0.25, 0.5, 0.75, 1\ndef c1, 1, 1, 1, 1\ndef c2, 0, 0, 0, 0\nlrp r1, c0, c1, c2\ndp4 r0, r1, c0\n";
+    let text = "ps_1_2\ndef c0, 0.25, 0.5, 0.75, 1\ndef c1, 1, 1, 1, 1\ndef c2, 0, 0, 0, 0\nmov r0, c1\nlrp r1, c0, r0, c2\ndp4 r0, r1, c0\n";
     assert_eq!(uniform(&run(text, &consts)), [1.875; 4]);
 }
 
@@ -227,31 +232,43 @@ fn texcoord_clamps_and_sets_w_texcrd_projects() {
         input,
     );
     assert_eq!(uniform(&out), [1.0, 0.0, 0.5, 1.0]);
-    // texcrd: no clamp; _dz divides x, y by z; 1.0 where the divisor is 0.
+    // texcrd: no clamp; _dw divides x, y by w, 1.0 where w is 0.
     let (out, _) = run_with(
-        "ps_1_4\ntexcrd r0.rgb, t0\ntexcrd r1.rgb, t1_dz\ntexcrd r2.rgb, t2_dz\nadd r0.rgb, r0, c0\nmov r0.a, r1.b\n+mov r1.a, r2.b\n",
+        "ps_1_4\ntexcrd r0.rgb, t0\nmov r0.a, c0.a\n",
         [None; 8],
         &consts,
         &fetch(&[]),
         input,
     );
-    assert_eq!(uniform(&out), [1.5, -0.25, 0.5, 4.0]);
+    assert_eq!(uniform(&out), [1.5, -0.25, 0.5, 0.0]);
     let (out, _) = run_with(
-        "ps_1_4\ntexcrd r1.rgb, t1_dz\ntexcrd r2.rgb, t2_dw.xyw\nmov r0.rg, r1\nmov r0.ba, r2.rrrg\n",
+        "ps_1_4\ntexcrd r1.rg, t1_dw.xyw\ntexcrd r2.rg, t2_dw.xyw\nmov r0.rg, r1\nmov r0.b, r2.r\n+mov r0.a, r2.g\n",
         [None; 8],
         &consts,
         &fetch(&[]),
         input,
     );
-    assert_eq!(uniform(&out), [0.25, 0.5, 0.125, 0.25]);
-    let (out, _) = run_with(
-        "ps_1_4\ntexcrd r2.rgb, t2_dz\nmov r0, r2\n",
+    assert_eq!(uniform(&out), [1.0, 1.0, 0.125, 0.25]);
+    // texld's _dz (phase 2, r# source): x and y divided by z.
+    let f = fetch(&[3]);
+    let (out, inputs) = run_with(
+        "ps_1_4\ntexcrd r3.rgb, t3\nphase\ntexld r3, r3_dz\nmov r0, r3\n",
         [None; 8],
         &consts,
-        &fetch(&[]),
-        input,
+        &f,
+        |k, x, y| {
+            let (u, v) = centre(x, y);
+            if k == 5 {
+                [2.0 * u, 2.0 * v, 2.0, 0.0]
+            } else {
+                [0.0; 4]
+            }
+        },
     );
-    assert_eq!(uniform(&out)[..2], [1.0, 1.0]);
+    for (l, o) in out.iter().enumerate() {
+        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
+        assert_eq!(o.color[0], texel(x, y), "texld _dz, lane {l}");
+    }
 }
 
 #[test]
@@ -352,7 +369,7 @@ fn texbem_and_texbeml_offset_by_the_stage_matrix() {
     bump[2].mat = [1.0, 0.5, 0.25, 2.0];
     let consts = bank(&[], &bump);
     let out = run(
-        "ps_1_4\ndef c0, 0.5, 0.25, 0, 0\ndef c1, 0.5, 0.25, 0, 0\nbem r2.rg, c0, c1\nmov r0, r2\n",
+        "ps_1_4\ndef c0, 0.5, 0.25, 0, 0\ndef c1, 0.5, 0.25, 0, 0\nmov r1, c1\nbem r2.rg, c0, r1\nphase\nmov r0, c0\nmov r0.rg, r2\n",
         &consts,
     );
     // x = 0.5 + 1 * 0.5 + 0.25 * 0.25, y = 0.25 + 0.5 * 0.5 + 2 * 0.25.
@@ -534,7 +551,7 @@ fn depth_replacement_divides_and_guards_zero() {
     }
     // ps_1_4 texdepth: r5.r / r5.g.
     let (out, _) = run_with(
-        "ps_1_4\ntexcrd r5.rgb, t0\nphase\ntexdepth r5\nmov r0, r5\n",
+        "ps_1_4\ntexcrd r5.rgb, t0\nphase\ntexdepth r5\nmov r0, c0\n",
         [None; 8],
         &consts,
         &fetch(&[]),
@@ -554,7 +571,7 @@ fn phase_drops_alpha_and_allows_dependent_reads() {
         if k == 2 { [u, v, 0.0, 1.0] } else { [0.0; 4] }
     };
     let (out, inputs) = run_with(
-        "ps_1_4\ndef c0, 1, 1, 1, 1\ntexcrd r0.rgb, t0\nmov r3, c0\nphase\ntexld r1, r0\nmov r0.rgb, r1\n+mov r0.a, r3.a\n",
+        "ps_1_4\ndef c0, 1, 1, 1, 0.5\ntexcrd r0.rgb, t0\nmov r3, c0\nphase\ntexld r1, r0\nmov r0.rgb, r1\n+mov r0.a, c0.a\n",
         [None; 8],
         &consts,
         &f,
@@ -563,8 +580,14 @@ fn phase_drops_alpha_and_allows_dependent_reads() {
     for (l, o) in out.iter().enumerate() {
         let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
         let t = texel(x, y);
-        assert_eq!(o.color[0], [t[0], t[1], t[2], 0.0], "lane {l}");
+        assert_eq!(o.color[0], [t[0], t[1], t[2], 0.5], "lane {l}");
     }
+    // Reading a register's alpha after the marker is invalid (the
+    // validator refuses it); run anyway, the interpreter reads 0.
+    let prog = program("ps_1_4\ndef c0, 1, 1, 1, 1\nmov r3, c0\nphase\nmov r0, r3\n");
+    let p = Prepared::new(&prog, ExecKey::new(&prog, &[]));
+    let out = run_ps_prepared(&p, &quads(0.0, 0.0, |_, _, _| [0.0; 4]), &consts, &f, ALL);
+    assert_eq!(uniform(&out), [1.0, 1.0, 1.0, 0.0]);
 }
 
 #[test]

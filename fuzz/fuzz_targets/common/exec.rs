@@ -4,7 +4,9 @@
 //! The input is read as a recipe for a valid program rather than as raw
 //! tokens, so that almost every input reaches the interpreters instead of
 //! the validator's errors: byte 0 picks the profile (vs_2_0, vs_2_x,
-//! vs_3_0, ps_2_0, ps_2_x, ps_3_0), the following bytes pick instructions
+//! vs_3_0, ps_2_0, ps_2_x, ps_3_0, or ps_1_1–1_4 from `exec_ps1.rs`, held
+//! against level 9_1 and run with its constant bank, bump-environment
+//! states and projection), the following bytes pick instructions
 //! from the profile's opcode table and their operands (registers within the
 //! profile's counts, swizzles, masks, source modifiers, `_sat`,
 //! predication, properly nested `if`/`else`/`endif`, `rep`, `loop`,
@@ -25,6 +27,8 @@
 
 #[path = "batch_check.rs"]
 pub(crate) mod batch_check;
+#[path = "exec_ps1.rs"]
+pub(crate) mod exec_ps1;
 
 use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
 use warp9::internals::exec::{
@@ -99,6 +103,8 @@ enum Profile {
     Ps20,
     Ps2x,
     Ps30,
+    /// ps_1_1–ps_1_4 (`exec_ps1.rs`).
+    Ps1x,
 }
 
 impl Profile {
@@ -690,7 +696,8 @@ impl Gen<'_, '_> {
                 },
                 "dcl v0\ndcl v1\ndcl t0\ndcl t1\ndcl t2\ndcl t3\ndcl_2d s0\ndcl_2d s1",
             ),
-            Profile::Ps30 => (
+            // ps_1_x programs come from `exec_ps1.rs`; this is never reached.
+            Profile::Ps30 | Profile::Ps1x => (
                 "ps_3_0",
                 "dcl_texcoord0 v0\ndcl_texcoord1 v1\ndcl_texcoord2 v2\ndcl_color v3\n\
                  dcl vPos.xy\ndcl vFace\ndcl_2d s0\ndcl_2d s1",
@@ -977,42 +984,63 @@ impl Kernel for PsKernel<'_> {
 /// did not assemble or validate).
 pub fn run(data: &[u8]) -> bool {
     let mut inp = Input(data);
-    let prof = match inp.u8() % 6 {
+    // EXEC_FUZZ_PS1 set: every input makes a ps_1_x program (a fuzzing
+    // session aimed at the ps_1_x lowering).
+    let pick = inp.u8();
+    let pick = if std::env::var_os("EXEC_FUZZ_PS1").is_some() {
+        6
+    } else {
+        pick
+    };
+    let prof = match pick % 7 {
         0 => Profile::Vs20,
         1 => Profile::Vs2x,
         2 => Profile::Vs30,
         3 => Profile::Ps20,
         4 => Profile::Ps2x,
-        _ => Profile::Ps30,
+        5 => Profile::Ps30,
+        _ => Profile::Ps1x,
     };
-    let text = Gen::program(&mut inp, prof);
+    let ps1 = (prof == Profile::Ps1x).then(|| exec_ps1::program(&mut inp));
+    let text = match &ps1 {
+        Some(p) => p.text.clone(),
+        None => Gen::program(&mut inp, prof),
+    };
+    // ps_1_x is held against the lowest level, the others against SM3.
+    let limits = if ps1.is_some() {
+        ShaderLimits::level_9_1()
+    } else {
+        ShaderLimits::sm3()
+    };
     if std::env::var_os("EXEC_FUZZ_PRINT").is_some() {
         eprintln!("{text}");
     }
     let Some(prog) = shader::assemble(&text)
         .ok()
         .and_then(|t| shader::decode(&t).ok())
-        .filter(|p| shader::validate(p, &ShaderLimits::sm3()).is_ok())
+        .filter(|p| shader::validate(p, &limits).is_ok())
     else {
         if std::env::var_os("EXEC_FUZZ_VERBOSE").is_some() {
             let why = match shader::assemble(&text) {
                 Err(e) => format!("assemble: {e}"),
                 Ok(t) => match shader::decode(&t) {
                     Err(e) => format!("decode: {e}"),
-                    Ok(p) => format!(
-                        "{}",
-                        shader::validate(&p, &ShaderLimits::sm3()).unwrap_err()
-                    ),
+                    Ok(p) => format!("{}", shader::validate(&p, &limits).unwrap_err()),
                 },
             };
             eprintln!("rejected {prof:?}: {why}");
         }
         return false;
     };
+    let floats: Vec<[f32; 4]> = (0..APP_FLOATS + 4)
+        .map(|_| std::array::from_fn(|_| inp.f32()))
+        .collect();
     let consts = Consts {
-        float: (0..APP_FLOATS + 4)
-            .map(|_| std::array::from_fn(|_| inp.f32()))
-            .collect(),
+        // A ps_1_x program reads the bank a draw builds for it.
+        float: match &ps1 {
+            Some(p) => warp9::internals::exec::ps1::constants(&floats, &p.bump),
+            None => floats,
+        },
         // Loop counts, starts and steps around the interesting edges
         // (0, negative, beyond the clamp).
         int: (0..4)
@@ -1029,7 +1057,9 @@ pub fn run(data: &[u8]) -> bool {
     // Small budgets reach the over-budget stop; the largest still keeps an
     // input well under a millisecond.
     let budget = [1, 3, 17, 64, 200, 1000][inp.below(6) as usize];
-    let p = Prepared::new(&prog, ExecKey::new(&prog, &consts.bool)).with_budget(budget);
+    let mut key = ExecKey::new(&prog, &consts.bool);
+    key.proj = ps1.as_ref().map_or(0, |p| p.proj);
+    let p = Prepared::new(&prog, key).with_budget(budget);
     let mut fetch = Fetch {
         point: PointFetch::default(),
         echo_lod: inp.chance(2),
