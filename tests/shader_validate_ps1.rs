@@ -1,6 +1,7 @@
 //! ps_1_1–ps_1_4 validation: a representative program of each version and
 //! every instruction is accepted, each rule refuses a minimal offending
-//! program by name, the fxc corpus's ps_1_x programs (and Wine's, which
+//! program by name, the fxc corpus's ps_1_x programs (created on a 9_1
+//! Warp device; Wine's too, which
 //! real D3D9 drivers accepted) validate at 9_1, and the assembler round
 //! trip of each validates the same.
 
@@ -10,7 +11,7 @@ use warp9::shader::token::{Register, TextureType};
 use warp9::shader::{self, Instruction, Program, RegisterFile, ShaderErrorKind, ShaderInfo};
 use warp9::shader::{ShaderLimits, Src};
 use warp9::vertex::DeclUsage;
-use warp9::{Caps, FeatureLevel};
+use warp9::{Caps, Device, DeviceDesc, DriverType, FeatureLevel, Format};
 
 const L91: ShaderLimits = ShaderLimits::level_9_1();
 
@@ -763,6 +764,14 @@ fn fxc_corpus_ps1_programs_validate_at_9_1() {
         return;
     };
     let limits = level_9_1_limits();
+    // The device an application would create them on: Warp at 9_1.
+    let mut device = Device::create(&DeviceDesc {
+        drivers: &[DriverType::Warp],
+        levels: &[FeatureLevel::L9_1],
+        back_buffer: (64, 64, Format::A8R8G8B8),
+        ..DeviceDesc::default()
+    })
+    .expect("9_1 device");
     let mut total = 0;
     let mut failures = Vec::new();
     let mut slots = (0, 0);
@@ -772,6 +781,9 @@ fn fxc_corpus_ps1_programs_validate_at_9_1() {
             continue;
         }
         total += 1;
+        if let Err(e) = device.create_pixel_shader(&s.tokens) {
+            failures.push(format!("{}: CreatePixelShader at 9_1: {e}", s.name));
+        }
         match shader::validate(&p, &limits) {
             Ok(info) => {
                 if let Some((n, split)) = s.listing.as_deref().and_then(fxc_slots) {
