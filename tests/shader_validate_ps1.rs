@@ -1,9 +1,9 @@
 //! ps_1_1–ps_1_4 validation: a representative program of each version and
 //! every instruction is accepted, each rule refuses a minimal offending
-//! program by name, the fxc corpus's ps_1_x programs (created on a 9_1
-//! Warp device; Wine's too, which
-//! real D3D9 drivers accepted) validate at 9_1, and the assembler round
-//! trip of each validates the same.
+//! program by name, the fxc corpus's ps_1_x programs validate at 9_1 and
+//! are created on a 9_1 Warp device, Wine's (which real D3D9 drivers
+//! accepted) validate too, and the assembler round trip of each validates
+//! the same.
 
 mod shader_support;
 
