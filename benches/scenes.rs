@@ -1,4 +1,4 @@
-//! Criterion benches of the SCENES.md scenes (S1..S6 and S5-nocull), one
+//! Criterion benches of the SCENES.md scenes (S1..S8 and S5-nocull), one
 //! frame (clear + draws) per iteration on the Warp driver.
 
 use criterion::{Criterion, criterion_group, criterion_main};

@@ -1,4 +1,4 @@
-//! Renders the benchmark scenes of shared/bench/SCENES.md (S1..S7 and
+//! Renders the benchmark scenes of shared/bench/SCENES.md (S1..S8 and
 //! S5-nocull) with the peers' timing rules and output format; `S6-64` is
 //! S6 drawn as 64 draws of 16,384 points (not in `all`: no peer draws it),
 //! which shows what a draw costs beyond its work:
@@ -39,7 +39,7 @@ fn main() {
     let mut i = 0;
     let usage = || -> ! {
         eprintln!(
-            "usage: scenes [--warmup N] [--min-frames N] [--min-seconds S] [--out DIR] [--no-png] [--driver warp|reference] [--threads N] [--simd auto|avx2|portable] [--compare DIR] [--peer NAME] [S1..S7 S5-nocull S6-64 all]"
+            "usage: scenes [--warmup N] [--min-frames N] [--min-seconds S] [--out DIR] [--no-png] [--driver warp|reference] [--threads N] [--simd auto|avx2|portable] [--compare DIR] [--peer NAME] [S1..S8 S5-nocull S6-64 all]"
         );
         std::process::exit(2)
     };

@@ -1,5 +1,5 @@
 //! The screen-aligned scenes: S1 fill, S2 small triangles, S3 pixel-shader
-//! arithmetic, S4 texture sampling.
+//! arithmetic, S4 texture sampling, S8 pixel-shader flow control.
 
 use warp9::state::{TextureArg, TextureFilter, TextureOp};
 use warp9::vertex::{DeclType, DeclUsage, VertexDeclaration, VertexElement};
@@ -130,9 +130,48 @@ fn s3_pixel_shader() -> String {
 }
 
 /// S3: one full-screen quad with S1's corner colours through a 64-instruction
-/// ps_3_0 shader (ps_3_0 needs a vs_3_0, which also applies the half-pixel
-/// offset from c0).
+/// ps_3_0 shader.
 pub fn s3(opts: &Opts) -> Result<Scene> {
+    let work = (64.0 * 1920.0 * 1080.0, 1e9, "Ginstructions/s");
+    shaded_quad(opts, "S3", &s3_pixel_shader(), work)
+}
+
+/// S8's pixel shader, as SCENES.md lists it: an 8-iteration `loop` with a
+/// per-pixel `if_gt` that goes both ways inside most quads.
+const S8_PIXEL_SHADER: &str = "ps_3_0
+def c0, 512, 1.7, 0.13, 0.5
+def c1, 0.05, 0.15, 0.4, 0
+def c2, 0.6, 0.6, -0.2, 0
+def c3, 0.2, 0.12, 0.04, 0
+def c4, 0, 1, 0, 0
+defi i0, 8, 0, 1, 0
+dcl_color0 v0
+mul r0, v0, c0.x
+frc r0, r0
+mov r1, c4.x
+loop aL, i0
+dp3 r2.x, r0, c2
+if_gt r2.x, c0.w
+mad r1, r2.x, c3, r1
+else
+add r2.y, c0.w, -r2.x
+mad r1, r2.y, c1, r1
+endif
+mad r0, r0, c0.y, c0.z
+frc r0, r0
+endloop
+mov r1.w, c4.y
+mov oC0, r1
+";
+
+/// S3's full-screen quad with S1's corner colours through `pixel_shader`
+/// (a ps_3_0; the vs_3_0 that feeds it applies the half-pixel offset from c0).
+fn shaded_quad(
+    opts: &Opts,
+    name: &'static str,
+    pixel_shader: &str,
+    work: (f64, f64, &'static str),
+) -> Result<Scene> {
     let (w, h) = (1920u32, 1080u32);
     let mut d = device((w, h), false, opts)?;
     let decl = d.create_vertex_declaration(&[
@@ -144,7 +183,7 @@ pub fn s3(opts: &Opts) -> Result<Scene> {
         "vs_3_0\ndcl_position v0\ndcl_color v1\ndcl_position o0\ndcl_color o1\n\
          add o0, v0, c0\nmov o1, v1\n",
     )?)?;
-    let ps = d.create_pixel_shader(&assemble(&s3_pixel_shader())?)?;
+    let ps = d.create_pixel_shader(&assemble(pixel_shader)?)?;
     d.set_vertex_shader(Some(&vs));
     d.set_pixel_shader(Some(&ps));
     // Clip-space half-pixel offset for w = 1: -0.5 px in x and y.
@@ -160,13 +199,22 @@ pub fn s3(opts: &Opts) -> Result<Scene> {
         vertices: 4,
         count: 2,
     }];
-    let work = (64.0 * f64::from(w * h), 1e9, "Ginstructions/s");
-    let mut s = Scene::new(d, "S3", false, work, draws);
+    let mut s = Scene::new(d, name, false, work, draws);
     s.keep(decl);
     s.keep(vs);
     s.keep(ps);
     s.bind_buffers(&vb, 28, &QUAD_IDX)?;
     Ok(s)
+}
+
+/// S8: S3's quad through a ps_3_0 with a loop and a divergent per-pixel branch.
+pub fn s8(opts: &Opts) -> Result<Scene> {
+    shaded_quad(
+        opts,
+        "S8",
+        S8_PIXEL_SHADER,
+        (1920.0 * 1080.0, 1e6, "Mpixels/s"),
+    )
 }
 
 /// The S4/S5 texture: 1024x1024 A8R8G8B8, level 0 from the generator

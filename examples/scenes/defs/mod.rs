@@ -1,4 +1,4 @@
-//! The benchmark scenes of shared/bench/SCENES.md (S1..S7, S5-nocull) as
+//! The benchmark scenes of shared/bench/SCENES.md (S1..S8, S5-nocull) as
 //! warp9 draws, shared by `examples/scenes` and `benches/scenes.rs`.
 //!
 //! Every scene applies D3D9's half-pixel offset of SCENES.md (each vertex
@@ -23,7 +23,7 @@ use warp9::{
 };
 
 /// The scene names "all" stands for, in the peers' order.
-pub const ALL: [&str; 8] = ["S1", "S2", "S3", "S4", "S5", "S5-nocull", "S6", "S7"];
+pub const ALL: [&str; 9] = ["S1", "S2", "S3", "S4", "S5", "S5-nocull", "S6", "S7", "S8"];
 
 /// One draw call of a frame.
 #[derive(Clone, Copy, Debug)]
@@ -185,6 +185,7 @@ pub fn build(name: &str, driver: DriverType, threads: usize, simd: SimdChoice) -
         "S6" => lit::s6(&opts, "S6", 2),
         "S6-64" => lit::s6(&opts, "S6-64", 64),
         "S7" => draws::s7(&opts),
+        "S8" => flat::s8(&opts),
         _ => Err(warp9::Error::invalid_call(format!("unknown scene {name}"))),
     }
 }
