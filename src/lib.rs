@@ -70,8 +70,9 @@
 
 pub mod api;
 pub mod caps;
-pub mod error;
 #[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
+mod driver;
+pub mod error;
 mod ffp;
 pub mod format;
 mod geom;

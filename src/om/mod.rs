@@ -11,11 +11,11 @@
 // keep closures out of the SIMD path (see the simd module docs).
 #![allow(clippy::needless_range_loop)]
 
+use crate::driver::TargetBytes;
+use crate::driver::merge::{fog_factor, is_float, merge_color, resolve};
+use crate::driver::state::{DrawState, FogSource, StencilFace, StencilState, TargetState};
 use crate::format::Format;
-use crate::pipeline::TargetBytes;
-use crate::pipeline::state::{DrawState, FogSource, StencilFace, StencilState, TargetState};
 use crate::pixel::PixelOut;
-use crate::reference::om::{fog_factor, is_float, merge_color, resolve};
 use crate::simd::{FloatV, IntV, MaskV, Outlined, Simd};
 use crate::state::{Blend, BlendOp, CmpFunc, FogMode, StencilOp};
 

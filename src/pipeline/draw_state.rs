@@ -25,6 +25,7 @@ use std::sync::Arc;
 use crate::api::shader::ShaderInner;
 use crate::api::{Device, PrimitiveType};
 use crate::caps::DriverType;
+use crate::driver::Inputs;
 use crate::error::Result;
 use crate::ffp::key::FfpVertexKey;
 use crate::ffp::stages::cascade_extent;
@@ -39,7 +40,6 @@ use crate::geom::fetch::{FetchLayout, StreamView, fetch_all};
 use crate::geom::{ATTR_DIFFUSE, ATTR_SPECULAR, ATTR_TEX0, HEADER, Prim, VertexBuf};
 use crate::pixel::{ColorStage, PixelStage};
 use crate::raster::Primitives;
-use crate::reference::Inputs;
 use crate::resource::BaseTexture;
 use crate::sampler::BoundTextures;
 use crate::shader::exec::regs::{OUT_D0, OUT_T0};
@@ -57,7 +57,7 @@ use super::state::{DrawState, FogSource, clips_depth};
 use super::tex_stage::TexStage;
 use super::vertex_pass::{POINT_DROPPED, VertexPass};
 use super::vertex_stage::{Varyings, VertexInputs, VertexProc, shader_plan, texcoord_slots};
-use super::{DrawCall, VertexSource, dense_indices, targets, vertex_numbers};
+use super::{DrawCall, VertexSource, dense_indices, vertex_numbers};
 
 /// Compiled code kept across draws: prepared shaders (per shader and
 /// bool-constant key) and the fixed-function routines (per state key).
@@ -826,7 +826,7 @@ fn render<P: PixelStage>(
     let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
     let pool = d.split_pool();
     let mut scratch = std::mem::take(&mut d.pipeline.scratch);
-    let passed = targets::with_targets(st, |fb| {
+    let passed = crate::driver::with_targets(st, |fb| {
         if driver == DriverType::Reference {
             let mut fb = fb;
             crate::reference::draw(st, buf, prims, &inputs, stage, &mut fb)

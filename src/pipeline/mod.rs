@@ -11,14 +11,11 @@ mod clip_space;
 mod draw_state;
 mod pixel_stages;
 pub(crate) mod state;
-mod targets;
 mod tex_stage;
 mod vertex_pass;
 mod vertex_stage;
 
 use std::sync::Arc;
-
-pub(crate) use targets::{FrameTargets, TargetBytes};
 
 use crate::api::{Device, PrimitiveType};
 use crate::error::Result;

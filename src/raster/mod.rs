@@ -15,12 +15,12 @@ mod tile;
 
 use rayon::prelude::*;
 
+use crate::driver::DrawState;
+use crate::driver::FrameTargets;
+use crate::driver::{Inputs, point_size, point_size_row};
 use crate::geom::{Prim, VertexBuf};
-use crate::pipeline::FrameTargets;
-use crate::pipeline::state::DrawState;
 use crate::pixel::PixelStage;
 use crate::pixel::setup::{PrimSetup, point_bbox, setup_point, snap};
-use crate::reference::{Inputs, point_size, point_size_row};
 use crate::simd::{Backend, FloatV, IntV, MaskV, Simd};
 use crate::state::Rect;
 
@@ -609,7 +609,7 @@ pub(crate) fn draw<P: PixelStage>(
         fast: crate::om::FastOm::new(st),
         w_fog: matches!(
             st.fog.map(|f| f.source),
-            Some(crate::pipeline::state::FogSource::Table { w_based: true, .. })
+            Some(crate::driver::state::FogSource::Table { w_based: true, .. })
         ),
         gather_points,
         buf,

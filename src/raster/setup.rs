@@ -5,13 +5,13 @@
 //! operations in the same order as `pixel::setup::tri_plane`. The whole
 //! loop is one SIMD kernel, so nothing in it leaves the backend's context.
 
+use crate::driver::DrawState;
+use crate::driver::{Inputs, point_size};
 use crate::geom::{HEADER, Prim, VertexBuf};
-use crate::pipeline::state::DrawState;
 use crate::pixel::Plane;
 use crate::pixel::setup::{
     Cover, Edge, PrimSetup, depth_offset, setup_line, setup_point, tri_plane,
 };
-use crate::reference::{Inputs, point_size};
 use crate::simd::{FloatV, Kernel, Simd};
 use crate::state::{Cull, FillMode, Rect};
 

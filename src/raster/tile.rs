@@ -10,15 +10,15 @@
 
 use super::points::{Added, Gather};
 use super::{POINT_GROUP, SPAN, TILE_H, TILE_W};
+use crate::driver::DrawState;
+use crate::driver::FrameTargets;
+use crate::driver::Inputs;
 use crate::om::{
     FastOm, FastTargets, StampIn, StampRows, merge, merge_fast, merge_fast_packed, merge_fast_rows,
 };
-use crate::pipeline::FrameTargets;
-use crate::pipeline::state::DrawState;
 use crate::pixel::BATCH;
 use crate::pixel::setup::{Cover, Edge, PrimSetup, rel};
 use crate::pixel::{AttrPlanes, PixelOut, PixelStage, Plane, Stamp};
-use crate::reference::Inputs;
 use crate::simd::{FloatV, IntV, Kernel, MaskV, Simd};
 use crate::state::CmpFunc;
 use crate::state::Rect;

@@ -8,34 +8,13 @@
 
 pub(crate) mod om;
 
+use crate::driver::{DrawState, FrameTargets, Inputs, point_size};
 use crate::geom::{HEADER, Prim, VertexBuf};
-use crate::pipeline::FrameTargets;
-use crate::pipeline::state::DrawState;
 use crate::pixel::setup::{
     Cover, PrimSetup, depth_offset, rel, setup_line, setup_point, snap, tri_plane,
 };
 use crate::pixel::{PixelStage, Plane, ScalarStamp};
 use crate::state::{Cull, FillMode, Rect};
-
-/// Inputs of a draw's primitives: which attributes, which are flat.
-pub(crate) struct Inputs<'a> {
-    pub(crate) list: &'a [usize],
-    pub(crate) flat: u64,
-    /// Plane index of the fog factor (specular alpha), if fog needs it.
-    pub(crate) fog: Option<usize>,
-}
-
-/// Point size of vertex `v` (rasterization.md 8.1).
-pub(crate) fn point_size(st: &DrawState, buf: &VertexBuf, v: u32) -> f32 {
-    point_size_row(st, buf.get(v))
-}
-
-/// [`point_size`] of a vertex's floats.
-pub(crate) fn point_size_row(st: &DrawState, v: &[f32]) -> f32 {
-    let p = v[4];
-    let s = if p.is_nan() { st.point_size } else { p };
-    crate::simd::fmin(crate::simd::fmax(s, st.point_size_min), st.point_size_max)
-}
 
 /// The exact edge test in 16.8: `E > 0`, or `E == 0` on a top or left edge.
 fn inside_exact(x: [i32; 3], y: [i32; 3], px: i32, py: i32) -> bool {
