@@ -10,9 +10,10 @@ use std::sync::Arc;
 
 use super::desc::VertexProcessing;
 use super::device::Device;
+use crate::caps::DriverType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{Format, Pool, Usage};
-use crate::pipeline::{DrawCall, Indices, VertexSource};
+use crate::pipeline::{DrawCall, DrawDevice, Indices, VertexSource};
 use crate::vertex::{IndexList, StreamStep, instancing};
 
 /// `D3DPRIMITIVETYPE`.
@@ -361,5 +362,41 @@ impl Device {
         if indices_too {
             self.state.indices = None;
         }
+    }
+}
+
+impl Device {
+    /// Runs a validated draw: the pipeline gets the parts of the device a
+    /// draw reads and writes ([`DrawDevice`]), not the device.
+    pub(crate) fn execute(&mut self, call: DrawCall) -> Result<()> {
+        DrawDevice {
+            state: &self.state,
+            caps: &self.caps,
+            driver: self.driver,
+            simd: self.simd,
+            software_vp: self.software_vp,
+            threads: self.threads,
+            render_targets: &self.render_targets,
+            depth_stencil: &self.depth_stencil,
+            pipeline: &mut self.pipeline,
+            samples_passed: &mut self.samples_passed,
+        }
+        .execute(call)
+    }
+
+    /// The pool a clear's bands split across: None for the Reference and
+    /// for one thread (see `Pipeline::split_pool`).
+    pub(crate) fn split_pool(&mut self) -> Option<Arc<rayon::ThreadPool>> {
+        if self.driver == DriverType::Reference {
+            return None;
+        }
+        self.pipeline.split_pool(self.threads)
+    }
+
+    /// Finishes all queued work, so readback, locks and queries see every
+    /// earlier call's result. Draws execute before they return, so there is
+    /// nothing queued.
+    pub fn flush(&mut self) -> Result<()> {
+        Ok(())
     }
 }

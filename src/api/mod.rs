@@ -6,7 +6,7 @@ mod copy;
 mod create;
 mod desc;
 mod device;
-mod device_state;
+pub(crate) mod device_state;
 mod draw;
 mod query;
 pub(crate) mod shader;

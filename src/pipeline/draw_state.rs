@@ -5,7 +5,7 @@
 //! (fixed-function.md 9.2), and the hand-over to the Warp or Reference
 //! rasterizer.
 //!
-//! Path of a draw: `Device::execute` → [`execute`]:
+//! Path of a draw: `Device::execute` → `DrawDevice::execute` → [`execute`]:
 //! 1. pixel side: the program (ps prepared per bool-constant key, cached
 //!    per shader) or the ffp cascade key → its input layout;
 //! 2. vertex side: its output layout (`OutputLayout`), [`link`] → the
@@ -22,8 +22,8 @@
 
 use std::sync::Arc;
 
+use crate::api::PrimitiveType;
 use crate::api::shader::ShaderInner;
-use crate::api::{Device, PrimitiveType};
 use crate::caps::DriverType;
 use crate::driver::Inputs;
 use crate::error::Result;
@@ -57,7 +57,7 @@ use super::state::{DrawState, FogSource, clips_depth};
 use super::tex_stage::TexStage;
 use super::vertex_pass::{POINT_DROPPED, VertexPass};
 use super::vertex_stage::{Varyings, VertexInputs, VertexProc, shader_plan, texcoord_slots};
-use super::{DrawCall, VertexSource, dense_indices, vertex_numbers};
+use super::{DrawCall, DrawDevice, VertexSource, dense_indices, vertex_numbers};
 
 /// Compiled code kept across draws: prepared shaders (per shader and
 /// bool-constant key) and the fixed-function routines (per state key).
@@ -112,7 +112,7 @@ impl Caches {
 }
 
 /// The fixed-function state of the device.
-fn ffp_state(d: &Device) -> FfpState {
+fn ffp_state(d: &DrawDevice<'_>) -> FfpState {
     let s = &d.state;
     FfpState {
         render: s.render.to_vec(),
@@ -132,7 +132,7 @@ fn ffp_state(d: &Device) -> FfpState {
 }
 
 /// The draw's streams (`up_stream0` replaces stream 0 for the UP draws).
-fn stream_inputs(d: &Device, call: &DrawCall) -> [Option<StreamInput>; 16] {
+fn stream_inputs(d: &DrawDevice<'_>, call: &DrawCall) -> [Option<StreamInput>; 16] {
     std::array::from_fn(|s| {
         if s == 0
             && let Some((bytes, stride)) = &call.up_stream0
@@ -155,7 +155,7 @@ fn stream_inputs(d: &Device, call: &DrawCall) -> [Option<StreamInput>; 16] {
 }
 
 /// The kind of texture bound to each fixed-function stage.
-fn stage_textures(d: &Device) -> [StageTexture; 8] {
+fn stage_textures(d: &DrawDevice<'_>) -> [StageTexture; 8] {
     std::array::from_fn(|i| match &d.state.textures[i] {
         None => StageTexture::None,
         Some(BaseTexture::Cube(_)) => StageTexture::Cube,
@@ -190,7 +190,7 @@ fn ffp_pixel_inputs(ffp: &FfpState, stages: usize, pretransformed: bool) -> Inpu
 }
 
 /// The bump-environment states of the eight stages (ps_1_x `texbem`, `bem`).
-fn bump_env(d: &Device) -> [ps1::BumpEnv; 8] {
+fn bump_env(d: &DrawDevice<'_>) -> [ps1::BumpEnv; 8] {
     use TextureStageStateType as T;
     std::array::from_fn(|s| {
         let get = |k: T| f32::from_bits(d.state.stage[s][k.raw() as usize]);
@@ -212,7 +212,7 @@ fn bump_env(d: &Device) -> [ps1::BumpEnv; 8] {
 /// 7.2) with the vertex key when fixed-function vertex processing made the
 /// coordinates, by w after a vertex shader; never for a cube texture.
 fn ps1_projection(
-    d: &Device,
+    d: &DrawDevice<'_>,
     ffp: &FfpState,
     ffp_key: Option<&FfpVertexKey>,
     vertex_shader: bool,
@@ -244,7 +244,7 @@ enum Stage {
 }
 
 /// Runs a validated draw (see the module docs).
-pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
+pub(crate) fn execute(d: &mut DrawDevice<'_>, call: DrawCall) -> Result<()> {
     let Some(decl) = d.state.vertex_input.declaration().cloned() else {
         return Ok(());
     };
@@ -253,7 +253,11 @@ pub(crate) fn execute(d: &mut Device, call: DrawCall) -> Result<()> {
     if st.clip.is_empty() {
         return Ok(());
     }
-    let textures = Arc::new(BoundTextures::from_device(d));
+    let textures = Arc::new(BoundTextures::from_state(
+        &d.state.textures,
+        &d.state.sampler,
+        d.caps.max_anisotropy,
+    ));
     let vs = (!pretransformed)
         .then(|| d.state.vertex_shader.clone())
         .flatten();
@@ -803,7 +807,7 @@ impl DeferredPoints {
 /// list `points` (whose primitives are assembled into `prims` only when the
 /// rasterizer cannot draw them compactly).
 fn render<P: PixelStage>(
-    d: &mut Device,
+    d: &mut DrawDevice<'_>,
     st: &DrawState,
     buf: &VertexBuf,
     prims: &mut Vec<Prim>,
@@ -862,5 +866,5 @@ fn render<P: PixelStage>(
         }
     });
     d.pipeline.scratch = scratch;
-    d.samples_passed += passed;
+    *d.samples_passed += passed;
 }

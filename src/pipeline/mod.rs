@@ -17,8 +17,11 @@ mod vertex_stage;
 
 use std::sync::Arc;
 
-use crate::api::{Device, PrimitiveType};
+use crate::api::device_state::DeviceState;
+use crate::api::{PrimitiveType, SimdChoice};
+use crate::caps::{Caps, DriverType};
 use crate::error::Result;
+use crate::resource::Surface;
 use crate::vertex::IndexList;
 
 /// Where a draw's vertices come from.
@@ -190,7 +193,25 @@ fn vertex_numbers(call: &DrawCall) -> Vec<u32> {
     }
 }
 
-impl Device {
+/// What a draw reads and writes of the device, borrowed from it by `api`
+/// (`Device::execute`), so nothing below `api` names the device: its
+/// state, caps and targets, the driver choice, and the pipeline's caches,
+/// buffers and pools.
+pub(crate) struct DrawDevice<'a> {
+    pub(crate) state: &'a DeviceState,
+    pub(crate) caps: &'a Caps,
+    pub(crate) driver: DriverType,
+    pub(crate) simd: SimdChoice,
+    pub(crate) software_vp: bool,
+    pub(crate) threads: usize,
+    pub(crate) render_targets: &'a [Option<Surface>],
+    pub(crate) depth_stencil: &'a Option<Surface>,
+    pub(crate) pipeline: &'a mut Pipeline,
+    /// The occlusion-query counter the draw adds its passing samples to.
+    pub(crate) samples_passed: &'a mut u64,
+}
+
+impl DrawDevice<'_> {
     /// Runs a validated draw on the device's driver (the wiring is in
     /// `draw_state`: vertex stage, links, pixel stage, rasterizer).
     ///
@@ -224,25 +245,18 @@ impl Device {
     /// The pool a large draw runs on: the Warp driver's workers, None for
     /// the Reference (the spec's scalar oracle runs on the caller).
     fn draw_pool(&mut self) -> Option<Arc<rayon::ThreadPool>> {
-        if self.driver == crate::caps::DriverType::Reference {
+        if self.driver == DriverType::Reference {
             return None;
         }
         self.pipeline.pool(self.threads)
     }
 
-    /// The pool a draw's or a clear's phases split across: None for the
-    /// Reference and for one thread (see [`Pipeline::split_pool`]).
+    /// The pool a draw's phases split across: None for the Reference and
+    /// for one thread (see [`Pipeline::split_pool`]).
     pub(crate) fn split_pool(&mut self) -> Option<Arc<rayon::ThreadPool>> {
-        if self.driver == crate::caps::DriverType::Reference {
+        if self.driver == DriverType::Reference {
             return None;
         }
         self.pipeline.split_pool(self.threads)
-    }
-
-    /// Finishes all queued work, so readback, locks and queries see every
-    /// earlier call's result. Draws execute before they return, so there is
-    /// nothing queued.
-    pub fn flush(&mut self) -> Result<()> {
-        Ok(())
     }
 }

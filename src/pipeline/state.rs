@@ -2,19 +2,20 @@
 //! from the device's render states: decoded once per draw, with the D3D9
 //! default for anything undecodable (the API validated the values).
 
-use crate::api::Device;
 pub(crate) use crate::driver::state::*;
+
+use super::DrawDevice;
 use crate::format::Format;
 use crate::state::{
     Blend, BlendOp, CmpFunc, Color, Cull, FillMode, FogMode, Rect, RenderStateType as Rs,
     ShadeMode, StateValue, StencilOp, ZBufferType,
 };
 
-fn rs<T: StateValue>(d: &Device, key: Rs, default: T) -> T {
+fn rs<T: StateValue>(d: &DrawDevice<'_>, key: Rs, default: T) -> T {
     T::from_raw(d.state.rs(key)).unwrap_or(default)
 }
 
-fn rsf(d: &Device, key: Rs) -> f32 {
+fn rsf(d: &DrawDevice<'_>, key: Rs) -> f32 {
     f32::from_bits(d.state.rs(key))
 }
 
@@ -24,7 +25,7 @@ fn rsf(d: &Device, key: Rs) -> f32 {
 /// vertex processing untransformed input is always clipped and
 /// pre-transformed input only where the device claims
 /// D3DPMISCCAPS_CLIPTLVERTS (Wine `z_range_test`, `depth_clamp_test`).
-pub(crate) fn clips_depth(d: &Device, pretransformed: bool) -> bool {
+pub(crate) fn clips_depth(d: &DrawDevice<'_>, pretransformed: bool) -> bool {
     if d.software_vp {
         d.state.rs_bool(Rs::Clipping)
     } else {
@@ -37,7 +38,7 @@ pub(crate) fn clips_depth(d: &Device, pretransformed: bool) -> bool {
 
 impl DrawState {
     /// Decodes the device's current state for a draw.
-    pub(crate) fn from_device(d: &Device, pretransformed: bool) -> DrawState {
+    pub(crate) fn from_device(d: &DrawDevice<'_>, pretransformed: bool) -> DrawState {
         let rt0 = d.render_targets[0]
             .as_ref()
             .map(|s| s.desc())

@@ -2,7 +2,7 @@
 //! pipelines, implementing [`TextureFetch`] and [`TextureFetchScalar`].
 //!
 //! A draw builds a [`BoundTextures`] once — from the device's state with
-//! [`BoundTextures::from_device`], or slot by slot with
+//! [`BoundTextures::from_state`], or slot by slot with
 //! [`BoundTextures::bind`] — and the pixel and vertex stages call
 //! `sample(slot, coords, lod)` on it. Building takes a snapshot of every
 //! bound level (copy-on-write: later writes to the texture do not change
@@ -47,7 +47,6 @@ use std::sync::Arc;
 
 pub use decode::decode_dxt_block;
 
-use crate::api::Device;
 use crate::caps::{FeatureLevel, check_format};
 use crate::format::{Format, ResourceKind, Usage};
 use crate::resource::BaseTexture;
@@ -375,14 +374,19 @@ impl BoundTextures {
         }
     }
 
-    /// The textures and sampler states currently set on `device`
-    /// (MaxAnisotropy limited by the device's caps).
-    pub fn from_device(device: &Device) -> BoundTextures {
+    /// The textures bound per slot with each slot's raw sampler states, as a
+    /// device holds them (MaxAnisotropy limited to `max_anisotropy`, the
+    /// device's cap). Slots beyond either list stay unbound.
+    pub fn from_state(
+        textures: &[Option<BaseTexture>],
+        samplers: &[[u32; SAMPLER_STATE_COUNT]],
+        max_anisotropy: u32,
+    ) -> BoundTextures {
         let mut b = BoundTextures::new();
-        for (slot, tex) in device.state.textures.iter().enumerate() {
-            if let Some(t) = tex {
-                let desc = SamplerDesc::from_raw(&device.state.sampler[slot]);
-                b.slots[slot] = Some(Arc::new(Slot::new(t, &desc, device.caps.max_anisotropy)));
+        for ((slot, tex), raw) in textures.iter().enumerate().zip(samplers) {
+            if let (Some(t), Some(dst)) = (tex, b.slots.get_mut(slot)) {
+                let desc = SamplerDesc::from_raw(raw);
+                *dst = Some(Arc::new(Slot::new(t, &desc, max_anisotropy)));
             }
         }
         b
