@@ -70,9 +70,9 @@
 
 pub mod api;
 pub mod caps;
-#[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
 mod driver;
 pub mod error;
+#[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
 mod ffp;
 pub mod format;
 mod geom;
