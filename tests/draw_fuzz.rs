@@ -44,3 +44,17 @@ fn fuzz_found_inputs_stay_fixed() {
         draw::run(input);
     }
 }
+
+/// The ps_1_x shaders the fuzzer's draws may run are ones a device accepts
+/// at its lowest level, so the draws run them rather than an error.
+#[test]
+fn fuzz_pixel_shaders_are_valid_at_9_1() {
+    for text in draw::PS1_SHADERS {
+        let tokens = warp9::shader::assemble(text).expect("assemble");
+        let program = warp9::shader::decode(&tokens).expect("decode");
+        if let Err(e) = warp9::shader::validate(&program, &warp9::shader::ShaderLimits::level_9_1())
+        {
+            panic!("not valid at 9_1: {e}\n{text}");
+        }
+    }
+}

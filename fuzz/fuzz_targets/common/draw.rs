@@ -3,7 +3,8 @@
 //!
 //! The input is decoded into a device description and a list of calls
 //! (render, sampler and stage states with any values, transforms, viewports,
-//! scissor rectangles, clears, a texture, FVFs, and draws of every kind with
+//! scissor rectangles, clears, a texture, FVFs, a ps_1_x pixel shader, and
+//! draws of every kind with
 //! vertices full of NaN, infinities, huge and degenerate values, random
 //! indices, counts and strides). The same calls run on a Warp and a
 //! Reference device. Checked: no panic; both drivers give the same result
@@ -84,6 +85,8 @@ enum Op {
     Clear(Vec<Rect>, u32, u32, f32, u32),
     Texture(u32, u32, Vec<u8>),
     Fvf(u32),
+    /// One of [`PS1_SHADERS`] (index past the end: no pixel shader).
+    PixelShader(u8),
     DrawUp(u32, u32, Vec<u8>, u32),
     DrawIndexedUp(u32, u32, Vec<u8>, bool, Vec<u8>, u32),
     DrawBuffer(u32, u32, u32, Vec<u8>, u32),
@@ -93,6 +96,18 @@ fn rect(inp: &mut Input) -> Rect {
     let c = |inp: &mut Input| i32::from(inp.u8()) - 16;
     Rect::new(c(inp), c(inp), c(inp), c(inp))
 }
+
+/// ps_1_x pixel shaders a fuzzed draw may run: bump mapping, depth
+/// replacement, the 3x3 reflection, ps_1_4's dependent read and texkill,
+/// under whatever stage states (bump matrices, transform flags) the input
+/// sets.
+pub(crate) const PS1_SHADERS: [&str; 5] = [
+    "ps_1_1\ntex t0\ntexbeml t1, t0\nmov r0, t1\n",
+    "ps_1_3\ntex t0\ntexm3x2pad t1, t0\ntexm3x2depth t2, t0\nmov r0, t0\n",
+    "ps_1_1\ntex t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3vspec t3, t0\nmov r0, t3\n",
+    "ps_1_4\ntexld r0, t0\ntexcrd r1.rgb, t1\nphase\ntexld r2, r1_dz\nmov r0.rgb, r2\n+mov r0.a, c0.a\n",
+    "ps_1_2\ndef c0, 0.5, 0.5, 0.5, 1\ntexcoord t0\ntexkill t1\nmul_x2_sat r0, t0, c0\n",
+];
 
 fn vertices(inp: &mut Input) -> Vec<u8> {
     let n = inp.u8() as usize % 48;
@@ -136,7 +151,8 @@ fn decode(inp: &mut Input) -> Vec<Op> {
                 let texels = (0..w * h * 4).map(|_| inp.u8()).collect();
                 Op::Texture(w, h, texels)
             }
-            10 | 11 => Op::Fvf(inp.pick(&FVFS)),
+            10 => Op::Fvf(inp.pick(&FVFS)),
+            11 => Op::PixelShader(inp.u8() % (PS1_SHADERS.len() as u8 + 1)),
             12 | 13 => Op::DrawUp(
                 inp.u8().into(),
                 inp.small(),
@@ -199,6 +215,18 @@ fn apply(d: &mut Device, op: &Op, texture: &mut Option<Texture>) -> Result<(), E
             Ok(())
         }
         Op::Fvf(f) => d.set_fvf(Fvf::from_bits_retain(*f)).map_err(kind),
+        Op::PixelShader(i) => match PS1_SHADERS.get(*i as usize) {
+            Some(text) => {
+                let tokens = warp9::shader::assemble(text).expect("the listings assemble");
+                let ps = d.create_pixel_shader(&tokens).map_err(kind)?;
+                d.set_pixel_shader(Some(&ps));
+                Ok(())
+            }
+            None => {
+                d.set_pixel_shader(None);
+                Ok(())
+            }
+        },
         Op::DrawUp(p, n, data, stride) => match prim(*p) {
             Some(k) => d.draw_primitive_up(k, *n, data, *stride).map_err(kind),
             None => Ok(()),
