@@ -662,7 +662,11 @@ pub(crate) fn lower(program: &Program, proj: u32) -> Program {
         }
     }
     let instrs = &program.instructions;
-    let mut held: Option<(Dst, Register)> = None;
+    // The destination (register, mask) of a pair's first half, written to
+    // the holding register and copied back once its partner has run. A
+    // hold is only taken when a partner follows, so the loop ends with
+    // nothing held.
+    let mut held: Option<(Register, u8)> = None;
     for (i, ins) in instrs.iter().enumerate() {
         let partner = instrs.get(i + 1).filter(|next| next.coissue);
         let hold = match (ins.dst, partner) {
@@ -674,28 +678,18 @@ pub(crate) fn lower(program: &Program, proj: u32) -> Program {
         match hold {
             Some(d) => {
                 l.instruction(ins, proj, Some(temp(COISSUE)));
-                let target = l.map_dst_reg(d.reg);
-                // Flushed after the partner instruction.
-                held = Some((d, target));
+                held = Some((l.map_dst_reg(d.reg), d.mask.0 & 0xF));
                 continue;
             }
             None => l.instruction(ins, proj, None),
         }
-        if let Some((d, target)) = held.take() {
-            let mask = d.mask.0 & 0xF;
+        if let Some((target, mask)) = held.take() {
             l.push(
                 Opcode::Mov,
                 Some(dst(target, mask)),
                 &[src(temp(COISSUE), XYZW)],
             );
         }
-    }
-    if let Some((d, target)) = held.take() {
-        l.push(
-            Opcode::Mov,
-            Some(dst(target, d.mask.0 & 0xF)),
-            &[src(temp(COISSUE), XYZW)],
-        );
     }
     l.push(
         Opcode::Mov,
