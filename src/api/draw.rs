@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use super::desc::VertexProcessing;
 use super::device::Device;
-use crate::caps::DriverType;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{Format, Pool, Usage};
 use crate::pipeline::{DrawCall, DrawDevice, Indices, VertexSource};
@@ -384,13 +383,9 @@ impl Device {
         .execute(call)
     }
 
-    /// The pool a clear's bands split across: None for the Reference and
-    /// for one thread (see `Pipeline::split_pool`).
+    /// The pool a clear's bands split across (`Pipeline::split_pool`).
     pub(crate) fn split_pool(&mut self) -> Option<Arc<rayon::ThreadPool>> {
-        if self.driver == DriverType::Reference {
-            return None;
-        }
-        self.pipeline.split_pool(self.threads)
+        self.pipeline.split_pool(self.driver, self.threads)
     }
 
     /// Finishes all queued work, so readback, locks and queries see every

@@ -135,11 +135,17 @@ impl Pipeline {
         Some(pool)
     }
 
-    /// The pool to split a draw's phases across: None for one thread, so
-    /// its phases run one after another on the worker the draw runs on
-    /// (rayon's splitting costs a one-worker pool time and buys nothing).
-    pub(crate) fn split_pool(&mut self, threads: usize) -> Option<Arc<rayon::ThreadPool>> {
-        if threads <= 1 {
+    /// The pool to split a draw's or a clear's phases across: None for the
+    /// Reference (the spec's scalar oracle runs on the caller) and for one
+    /// thread, so its phases run one after another on the worker the draw
+    /// runs on (rayon's splitting costs a one-worker pool time and buys
+    /// nothing).
+    pub(crate) fn split_pool(
+        &mut self,
+        driver: DriverType,
+        threads: usize,
+    ) -> Option<Arc<rayon::ThreadPool>> {
+        if driver == DriverType::Reference || threads <= 1 {
             return None;
         }
         self.pool(threads)
@@ -251,12 +257,8 @@ impl DrawDevice<'_> {
         self.pipeline.pool(self.threads)
     }
 
-    /// The pool a draw's phases split across: None for the Reference and
-    /// for one thread (see [`Pipeline::split_pool`]).
+    /// The pool a draw's phases split across ([`Pipeline::split_pool`]).
     pub(crate) fn split_pool(&mut self) -> Option<Arc<rayon::ThreadPool>> {
-        if self.driver == DriverType::Reference {
-            return None;
-        }
-        self.pipeline.split_pool(self.threads)
+        self.pipeline.split_pool(self.driver, self.threads)
     }
 }
