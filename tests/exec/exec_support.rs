@@ -8,7 +8,7 @@
 // binary (by the fuzz target's module that `fuzz_inputs` includes).
 use crate::fuzz_inputs::exec::batch_check;
 
-use warp9::internals::exec::point_fetch::PointFetch;
+use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
 use warp9::internals::exec::{
     Constants, ExecKey, PixelInputs, Prepared, ScalarPixelInputs, ScalarPixelOutput, scalar, simd,
 };
@@ -426,4 +426,30 @@ impl Rng {
             _ => (self.next() >> 40) as f32 / (1u64 << 22) as f32 - 2.0,
         }
     }
+}
+
+/// A 4x4 A8R8G8B8 texture whose texel (x, y) is R = 16·x, G = 16·y, B = 7,
+/// A = 255 − x (see [`checker_texel`]).
+pub fn checker_texture() -> Texture2D {
+    let texels = (0..16)
+        .map(|i| {
+            let (x, y) = (i % 4, i / 4);
+            ((255 - x) << 24) | ((16 * x) << 16) | ((16 * y) << 8) | 7
+        })
+        .collect();
+    Texture2D {
+        width: 4,
+        height: 4,
+        texels,
+    }
+}
+
+/// Texel (x, y) of [`checker_texture`] as the sampler returns it.
+pub fn checker_texel(x: u32, y: u32) -> [f32; 4] {
+    [
+        (16 * x) as f32 / 255.0,
+        (16 * y) as f32 / 255.0,
+        7.0 / 255.0,
+        (255 - x) as f32 / 255.0,
+    ]
 }

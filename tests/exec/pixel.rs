@@ -5,39 +5,19 @@
 
 use crate::exec_support;
 
-use exec_support::{Consts, LodProbe, quads, run_ps, run_vs_prepared, vin};
-use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
+use exec_support::{
+    Consts, LodProbe, checker_texel as texel, checker_texture, quads, run_ps, run_vs_prepared, vin,
+};
+use warp9::internals::exec::point_fetch::PointFetch;
 use warp9::internals::exec::{ExecKey, Prepared};
 
 const ALL: u32 = 0xFF;
 
+/// The checker texture at slot 0.
 fn checker() -> PointFetch {
-    // 4x4 texels: 0xAARRGGBB with R = 16 * x, G = 16 * y, B = 7, A = 255 - x.
-    let texels = (0..16)
-        .map(|i| {
-            let (x, y) = (i % 4, i / 4);
-            ((255 - x) << 24) | ((16 * x) << 16) | ((16 * y) << 8) | 7
-        })
-        .collect();
     let mut f = PointFetch::default();
-    f.bind(
-        0,
-        Texture2D {
-            width: 4,
-            height: 4,
-            texels,
-        },
-    );
+    f.bind(0, checker_texture());
     f
-}
-
-fn texel(x: u32, y: u32) -> [f32; 4] {
-    [
-        (16 * x) as f32 / 255.0,
-        (16 * y) as f32 / 255.0,
-        7.0 / 255.0,
-        (255 - x) as f32 / 255.0,
-    ]
 }
 
 #[test]

@@ -6,37 +6,15 @@
 
 use crate::exec_support;
 
-use exec_support::{Consts, program, quads, run_ps_prepared};
-use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
+use exec_support::{
+    Consts, checker_texel as texel, checker_texture, program, quads, run_ps_prepared,
+};
+use warp9::internals::exec::point_fetch::PointFetch;
 use warp9::internals::exec::ps1::{self, BumpEnv};
-use warp9::internals::exec::{ExecKey, Prepared, ScalarPixelOutput};
+use warp9::internals::exec::{ExecKey, Prepared, ScalarPixelInputs, ScalarPixelOutput};
 use warp9::shader::{self, ShaderLimits};
 
 const ALL: u32 = 0xFF;
-
-/// 4x4 texels: R = 16·x, G = 16·y, B = 7, A = 255 − x (as in `pixel.rs`).
-fn checker_texture() -> Texture2D {
-    let texels = (0..16)
-        .map(|i| {
-            let (x, y) = (i % 4, i / 4);
-            ((255 - x) << 24) | ((16 * x) << 16) | ((16 * y) << 8) | 7
-        })
-        .collect();
-    Texture2D {
-        width: 4,
-        height: 4,
-        texels,
-    }
-}
-
-fn texel(x: u32, y: u32) -> [f32; 4] {
-    [
-        (16 * x) as f32 / 255.0,
-        (16 * y) as f32 / 255.0,
-        7.0 / 255.0,
-        (255 - x) as f32 / 255.0,
-    ]
-}
 
 /// The checker bound at each of `slots`.
 fn fetch(slots: &[usize]) -> PointFetch {
@@ -63,10 +41,7 @@ fn run_with(
     consts: &Consts,
     f: &PointFetch,
     input: impl Fn(usize, f32, f32) -> [f32; 4],
-) -> (
-    Vec<ScalarPixelOutput>,
-    [warp9::internals::exec::ScalarPixelInputs; 8],
-) {
+) -> (Vec<ScalarPixelOutput>, [ScalarPixelInputs; 8]) {
     let prog = program(text);
     // Every program here is one a D3D9 device accepts at the lowest level.
     if let Err(e) = shader::validate(&prog, &ShaderLimits::level_9_1()) {
@@ -93,6 +68,19 @@ fn uniform(out: &[ScalarPixelOutput]) -> [f32; 4] {
         assert_eq!(o.color[0], out[0].color[0]);
     }
     out[0].color[0]
+}
+
+/// Asserts that every lane's colour is `want` of the lane's pixel.
+fn assert_lanes(
+    out: &[ScalarPixelOutput],
+    inputs: &[ScalarPixelInputs; 8],
+    what: &str,
+    want: impl Fn(u32, u32) -> [f32; 4],
+) {
+    for (l, o) in out.iter().enumerate() {
+        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
+        assert_eq!(o.color[0], want(x, y), "{what}, lane {l}");
+    }
 }
 
 /// Texture coordinate of the centre of checker texel (x, y).
@@ -265,10 +253,7 @@ fn texcoord_clamps_and_sets_w_texcrd_projects() {
             }
         },
     );
-    for (l, o) in out.iter().enumerate() {
-        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
-        assert_eq!(o.color[0], texel(x, y), "texld _dz, lane {l}");
-    }
+    assert_lanes(&out, &inputs, "texld _dz", texel);
 }
 
 #[test]
@@ -292,18 +277,12 @@ fn tex_samples_the_destination_stage_and_projects_by_the_key() {
         &f,
         at(1.0),
     );
-    for (l, o) in out.iter().enumerate() {
-        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
-        assert_eq!(o.color[0], texel(x, y), "lane {l}");
-    }
+    assert_lanes(&out, &inputs, "texel", texel);
     // D3DTTFF_PROJECTED with a w divisor: coordinates scaled by w = 2.
     let mut proj = [None; 8];
     proj[1] = Some(3);
     let (out, inputs) = run_with("ps_1_1\ntex t1\nmov r0, t1\n", proj, &consts, &f, at(2.0));
-    for (l, o) in out.iter().enumerate() {
-        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
-        assert_eq!(o.color[0], texel(x, y), "projected, lane {l}");
-    }
+    assert_lanes(&out, &inputs, "projected", texel);
     // The same projection is ignored in ps_1_4 (texld projects only with _dw).
     let (out, inputs) = run_with(
         "ps_1_4\ntexld r1, t1_dw.xyw\nmov r0, r1\n",
@@ -312,10 +291,7 @@ fn tex_samples_the_destination_stage_and_projects_by_the_key() {
         &f,
         at(2.0),
     );
-    for (l, o) in out.iter().enumerate() {
-        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
-        assert_eq!(o.color[0], texel(x, y), "texld _dw, lane {l}");
-    }
+    assert_lanes(&out, &inputs, "texld _dw", texel);
 }
 
 #[test]
@@ -344,10 +320,7 @@ fn texbem_and_texbeml_offset_by_the_stage_matrix() {
         &f,
         input,
     );
-    for (l, o) in out.iter().enumerate() {
-        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
-        assert_eq!(o.color[0], texel(x, y), "texbem, lane {l}");
-    }
+    assert_lanes(&out, &inputs, "texbem", texel);
     let (out, inputs) = run_with(
         "ps_1_1\ntexcoord t0\ntexbeml t1, t0\nmov r0, t1\n",
         [None; 8],
@@ -355,16 +328,11 @@ fn texbem_and_texbeml_offset_by_the_stage_matrix() {
         &f,
         input,
     );
-    for (l, o) in out.iter().enumerate() {
-        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
+    // Luminance sat(0.5 * 0.5 + 0.25) = 0.5 scales rgb, not alpha.
+    assert_lanes(&out, &inputs, "texbeml", |x, y| {
         let t = texel(x, y);
-        // Luminance sat(0.5 * 0.5 + 0.25) = 0.5 scales rgb, not alpha.
-        assert_eq!(
-            o.color[0],
-            [t[0] * 0.5, t[1] * 0.5, t[2] * 0.5, t[3]],
-            "texbeml, lane {l}"
-        );
-    }
+        [t[0] * 0.5, t[1] * 0.5, t[2] * 0.5, t[3]]
+    });
     // ps_1_4 bem: r2.xy = s0.xy + the stage-2 matrix times s1.xy.
     bump[2].mat = [1.0, 0.5, 0.25, 2.0];
     let consts = bank(&[], &bump);
@@ -392,10 +360,7 @@ fn texreg2_reads_coordinates_from_a_texture_register() {
         &f,
         input,
     );
-    for (l, o) in out.iter().enumerate() {
-        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
-        assert_eq!(o.color[0], texel(x, y), "gb, lane {l}");
-    }
+    assert_lanes(&out, &inputs, "gb", texel);
     // ar: (t0.a, t0.r) = (1 from texcoord, v): u = 1 wraps to column 0.
     let (out, inputs) = run_with(
         "ps_1_1\ntexcoord t0\ntexreg2ar t1, t0\nmov r0, t1\n",
@@ -431,10 +396,7 @@ fn matrix_instructions_transform_by_the_coordinate_rows() {
         &f,
         rows,
     );
-    for (l, o) in out.iter().enumerate() {
-        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
-        assert_eq!(o.color[0], texel(x, y), "texm3x2tex, lane {l}");
-    }
+    assert_lanes(&out, &inputs, "texm3x2tex", texel);
     let (out, inputs) = run_with(
         "ps_1_2\ntexcoord t0\ntexm3x3pad t1, t0\ntexm3x3pad t2, t0\ntexm3x3 t3, t0\nmov r0, t3\n",
         [None; 8],
@@ -460,10 +422,7 @@ fn matrix_instructions_transform_by_the_coordinate_rows() {
             }
         },
     );
-    for (l, o) in out.iter().enumerate() {
-        let x = inputs[l].pos[0] as u32;
-        assert_eq!(o.color[0], texel(x, 0), "texdp3tex, lane {l}");
-    }
+    assert_lanes(&out, &inputs, "texdp3tex", |x, _| texel(x, 0));
     let (out, inputs) = run_with(
         "ps_1_2\ntexcoord t0\ntexdp3 t3, t0\nmov r0, t3\n",
         [None; 8],
@@ -577,11 +536,10 @@ fn phase_drops_alpha_and_allows_dependent_reads() {
         &f,
         input,
     );
-    for (l, o) in out.iter().enumerate() {
-        let (x, y) = (inputs[l].pos[0] as u32, inputs[l].pos[1] as u32);
+    assert_lanes(&out, &inputs, "dependent read", |x, y| {
         let t = texel(x, y);
-        assert_eq!(o.color[0], [t[0], t[1], t[2], 0.5], "lane {l}");
-    }
+        [t[0], t[1], t[2], 0.5]
+    });
     // Reading a register's alpha after the marker is invalid (the
     // validator refuses it); run anyway, the interpreter reads 0.
     let prog = program("ps_1_4\ndef c0, 1, 1, 1, 1\nmov r3, c0\nphase\nmov r0, r3\n");
