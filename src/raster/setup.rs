@@ -204,7 +204,7 @@ fn tri<S: Simd>(
         (x[2] - x[0]) as f32 * (1.0 / 256.0),
         (y[2] - y[0]) as f32 * (1.0 / 256.0),
     ];
-    let [dx1, dy1, dx2, dy2] = d.map(|v| s.splat(v));
+    let [dx1, dy1, dx2, dy2] = [s.splat(d[0]), s.splat(d[1]), s.splat(d[2]), s.splat(d[3])];
     // The area of the clockwise order, computed once by the culling.
     let a = p.area;
     let inv_s = 1.0 / (a as f32 * (1.0 / 65536.0));
@@ -230,23 +230,9 @@ fn tri<S: Simd>(
         let dense = win.dense && flat == 0;
         for half in 0..win.halves {
             let at = win.start + 8 * half;
-            let load = |row: &[f32], w: f32| {
-                let mut a = [0f32; 8];
-                if let Some(r) = row.get(at..at + 8) {
-                    a.copy_from_slice(r);
-                } else {
-                    // A row shorter than the window (its last inputs near
-                    // the row's end) leaves the lanes past it at zero:
-                    // unlisted. (Out of the common path: a copy of
-                    // variable length is a library call.)
-                    let m = row.len().saturating_sub(at).min(8);
-                    a[..m].copy_from_slice(&row[at..at + m]);
-                }
-                let v = s.f32s(a);
-                if persp_on { v * s.splat(w) } else { v }
-            };
-            let v0 = load(vs[0], vs[0][3]);
-            let (v1, v2) = (load(vs[1], vs[1][3]), load(vs[2], vs[2][3]));
+            let v0 = window_row(s, vs[0], at, persp_on);
+            let v1 = window_row(s, vs[1], at, persp_on);
+            let v2 = window_row(s, vs[2], at, persp_on);
             let (da1, da2) = (v1 - v0, v2 - v0);
             let (vx, vy) = ((da1 * dy2 - da2 * dy1) * inv, (da2 * dx1 - da1 * dx2) * inv);
             if dense {
@@ -478,4 +464,24 @@ fn input_window(list: &[usize], stride: usize) -> Option<InputWindow> {
         halves: if last - first < 8 { 1 } else { 2 },
         dense,
     })
+}
+
+/// The 8 floats of vertex row `row` from `at`, times the row's w (its last
+/// float) when `persp`: one window half of [`tri`]'s inputs. A function,
+/// not a closure, so that it is compiled inside the AVX2 trampoline (see
+/// `crate::simd::each`).
+#[inline(always)]
+fn window_row<S: Simd>(s: S, row: &[f32], at: usize, persp: bool) -> S::F {
+    let mut a = [0f32; 8];
+    if let Some(r) = row.get(at..at + 8) {
+        a.copy_from_slice(r);
+    } else {
+        // A row shorter than the window (its last inputs near the row's
+        // end) leaves the lanes past it at zero: unlisted. (Out of the
+        // common path: a copy of variable length is a library call.)
+        let m = row.len().saturating_sub(at).min(8);
+        a[..m].copy_from_slice(&row[at..at + m]);
+    }
+    let v = s.f32s(a);
+    if persp { v * s.splat(row[3]) } else { v }
 }

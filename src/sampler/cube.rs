@@ -18,7 +18,7 @@
 //! negate by other means), so scalar and 8-lane results are bit-identical;
 //! [`across_edge`] is exact integer arithmetic.
 
-use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::simd::{FloatV, IntV, MaskV, Simd, each};
 
 /// A face choice and the signed components (sc, tc, ma) of a vector on it.
 #[derive(Clone, Copy, Debug)]
@@ -110,7 +110,7 @@ impl<M: MaskV> FaceSel<M> {
         let zc = [v[0] * sign, v[1] * m1, v[2] * sign];
         let yc = [v[0], v[2] * sign, v[1] * sign];
         let xc = [v[2] * (s.splat(0.0) - sign), v[1] * m1, v[0] * sign];
-        std::array::from_fn(|i| self.z.select_f(zc[i], self.y.select_f(yc[i], xc[i])))
+        each!(|i| self.z.select_f(zc[i], self.y.select_f(yc[i], xc[i])); 0 1 2)
     }
 }
 

@@ -27,7 +27,7 @@ use super::address::{address_v, split_v};
 use super::decode::{Chan, Decoder, LevelData, Texels};
 use super::warp::{Choice, Site};
 use super::{Dim, Slot};
-use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::simd::{FloatV, IntV, MaskV, Simd, each4};
 use crate::state::TextureAddress;
 
 /// The level every lane of a call reads, as 32-bit words.
@@ -108,11 +108,11 @@ impl Slot {
                 (bx, by) => Some(bx.unwrap_or(zero.ne(zero)) | by.unwrap_or(zero.ne(zero))),
             };
             let p = self.taps_fast(s, lv, x, y, b);
-            out = std::array::from_fn(|i| point.select_f(p[i], out[i]));
+            out = each4!(|i| point.select_f(p[i], out[i]));
         }
         if linear.any() {
             let p = self.bilinear_fast(s, lv, u, v);
-            out = std::array::from_fn(|i| linear.select_f(p[i], out[i]));
+            out = each4!(|i| linear.select_f(p[i], out[i]));
         }
         if aniso.any()
             && let Some((n, axis)) = choice.probes
@@ -132,10 +132,10 @@ impl Slot {
                 let pu = u + axis[0] * off;
                 let pv = v + axis[1] * off;
                 let p = self.bilinear_fast(s, lv, pu, pv);
-                sum = std::array::from_fn(|k| take.select_f(sum[k] + p[k], sum[k]));
+                sum = each4!(|k| take.select_f(sum[k] + p[k], sum[k]));
                 i += 1.0;
             }
-            out = std::array::from_fn(|k| aniso.select_f(sum[k] / n, out[k]));
+            out = each4!(|k| aniso.select_f(sum[k] / n, out[k]));
         }
         out
     }

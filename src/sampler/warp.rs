@@ -15,7 +15,7 @@ use super::cube::{across_edge, face_coord_v, face_deriv_v, select_v};
 use super::decode::{Chan, Decoder};
 use super::lod::{Footprint, aniso_v, clamp_lod_v, iso_lod_v};
 use super::{Dim, Filt, Mip, Slot};
-use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::simd::{FloatV, IntV, MaskV, Simd, each4, map4};
 use crate::texture_fetch::Lod;
 
 /// Where the lanes sample.
@@ -68,10 +68,14 @@ impl Slot {
                     s.splat(self.size0[1]),
                     s.splat(self.size0[2] * k),
                 ];
-                let fp = derivs.map(|(dx, dy)| Footprint {
-                    dx: [dx[0] * scale[0], dx[1] * scale[1], dx[2] * scale[2]],
-                    dy: [dy[0] * scale[0], dy[1] * scale[1], dy[2] * scale[2]],
-                });
+                // `match`, not `Option::map`: no closure (see `simd::each`).
+                let fp = match derivs {
+                    Some((dx, dy)) => Some(Footprint {
+                        dx: [dx[0] * scale[0], dx[1] * scale[1], dx[2] * scale[2]],
+                        dy: [dy[0] * scale[0], dy[1] * scale[1], dy[2] * scale[2]],
+                    }),
+                    None => None,
+                };
                 let site = Site::<S> {
                     uvw: [c[0], c[1], c[2]],
                     face: [0; 8],
@@ -84,24 +88,27 @@ impl Slot {
                 let sel = select_v(s, d);
                 let [sc, tc, ma] = sel.components_v(s, d);
                 let one = s.splat(1.0);
-                let clamp01 = |x: S::F| x.max(zero).min(one);
-                let u = clamp01(face_coord_v(s, sc, ma));
-                let v = clamp01(face_coord_v(s, tc, ma));
+                let u = face_coord_v(s, sc, ma).max(zero).min(one);
+                let v = face_coord_v(s, tc, ma).max(zero).min(one);
                 let n = s.splat(self.size0[0]);
-                let fp = derivs.map(|(dx, dy)| {
-                    let project = |d: [S::F; 3]| {
-                        let [dsc, dtc, dma] = sel.components_v(s, d);
-                        [
+                let fp = match derivs {
+                    Some((dx, dy)) => {
+                        let [dsc, dtc, dma] = sel.components_v(s, dx);
+                        let fx = [
                             face_deriv_v(s, sc, ma, dsc, dma) * n,
                             face_deriv_v(s, tc, ma, dtc, dma) * n,
                             zero,
-                        ]
-                    };
-                    Footprint {
-                        dx: project(dx),
-                        dy: project(dy),
+                        ];
+                        let [dsc, dtc, dma] = sel.components_v(s, dy);
+                        let fy = [
+                            face_deriv_v(s, sc, ma, dsc, dma) * n,
+                            face_deriv_v(s, tc, ma, dtc, dma) * n,
+                            zero,
+                        ];
+                        Some(Footprint { dx: fx, dy: fy })
                     }
-                });
+                    None => None,
+                };
                 let faces = sel.face_v(s).to_array().map(|f| f as usize);
                 let site = Site::<S> {
                     uvw: [u, v, zero],
@@ -156,12 +163,12 @@ impl Slot {
         let second = f.ne(zero) & active;
         let out = if second.any() {
             let c1 = self.sample_level_warp(s, l1, &site, &choice, second);
-            std::array::from_fn(|i| second.select_f(c0[i] + (c1[i] - c0[i]) * f, c0[i]))
+            each4!(|i| second.select_f(c0[i] + (c1[i] - c0[i]) * f, c0[i]))
         } else {
             c0
         };
         // 5. From the filter domain to values.
-        std::array::from_fn(|i| active.select_f(out[i] / s.splat(self.divisor[i]), zero))
+        each4!(|i| active.select_f(out[i] / s.splat(self.divisor[i]), zero))
     }
 
     /// The two levels each lane reads and the weight of the second, from
@@ -225,12 +232,12 @@ impl Slot {
                 let y = split_v(s, v * w).0.min(w - s.splat(1.0)).to_i32();
                 let none = zero.ne(zero);
                 let p = self.gather(s, &li, &site.face, [x, y, s.splat_i(0)], none, point, site);
-                out = std::array::from_fn(|i| point.select_f(p[i], out[i]));
+                out = each4!(|i| point.select_f(p[i], out[i]));
             }
             let lin = !point & lanes;
             if lin.any() {
                 let p = self.cube_bilinear_warp(s, &li, site, w, lin);
-                out = std::array::from_fn(|i| lin.select_f(p[i], out[i]));
+                out = each4!(|i| lin.select_f(p[i], out[i]));
             }
             return out;
         }
@@ -244,7 +251,7 @@ impl Slot {
                 (s.splat_i(0), zero.ne(zero))
             };
             let p = self.gather(s, &li, &site.face, [x, y, z], bx | by | bz, point, site);
-            out = std::array::from_fn(|i| point.select_f(p[i], out[i]));
+            out = each4!(|i| point.select_f(p[i], out[i]));
         }
         if linear.any() {
             let p = if self.dim == Dim::Volume {
@@ -252,7 +259,7 @@ impl Slot {
             } else {
                 self.bilinear_warp(s, &li, u, v, [w, h], site, linear)
             };
-            out = std::array::from_fn(|i| linear.select_f(p[i], out[i]));
+            out = each4!(|i| linear.select_f(p[i], out[i]));
         }
         if aniso.any()
             && let Some((n, axis)) = choice.probes
@@ -272,10 +279,10 @@ impl Slot {
                 let pu = u + axis[0] * off;
                 let pv = v + axis[1] * off;
                 let p = self.bilinear_warp(s, &li, pu, pv, [w, h], site, take);
-                sum = std::array::from_fn(|k| take.select_f(sum[k] + p[k], sum[k]));
+                sum = each4!(|k| take.select_f(sum[k] + p[k], sum[k]));
                 i += 1.0;
             }
-            out = std::array::from_fn(|k| aniso.select_f(sum[k] / n, out[k]));
+            out = each4!(|k| aniso.select_f(sum[k] / n, out[k]));
         }
         out
     }
@@ -325,7 +332,7 @@ impl Slot {
                 site,
             );
             let wgt = wxs[i] * wys[j];
-            out = std::array::from_fn(|ch| {
+            out = each4!(|ch| {
                 if k == 0 {
                     t[ch] * wgt
                 } else {
@@ -358,7 +365,7 @@ impl Slot {
                 let b = xb[i] | yb[j] | zb[k];
                 let t = self.gather(s, li, &site.face, [xi[i], yi[j], zi[k]], b, lanes, site);
                 let wgt = (wxs[i] * wys[j]) * wzs[k];
-                out = std::array::from_fn(|ch| {
+                out = each4!(|ch| {
                     if first {
                         t[ch] * wgt
                     } else {
@@ -409,12 +416,12 @@ impl Slot {
         let any = corner[0] | corner[1] | corner[2] | corner[3];
         let third = wc / s.splat(3.0);
         let wgt: [S::F; 4] =
-            std::array::from_fn(|k| any.select_f(corner[k].select_f(zero, wgt[k] + third), wgt[k]));
+            each4!(|k| any.select_f(corner[k].select_f(zero, wgt[k] + third), wgt[k]));
         let single = ni.eq(s.splat_i(1)) & lanes;
         let mut out = [zero; 4];
         for (k, &(i, j)) in order.iter().enumerate() {
             let t = self.cube_gather(s, li, site, xs[i], ys[j], corner[k], lanes);
-            out = std::array::from_fn(|ch| {
+            out = each4!(|ch| {
                 if k == 0 {
                     t[ch] * wgt[k]
                 } else {
@@ -427,7 +434,7 @@ impl Slot {
             let none = zero.ne(zero);
             let z = s.splat_i(0);
             let t = self.gather(s, li, &site.face, [z, z, z], none, single, site);
-            out = std::array::from_fn(|ch| single.select_f(t[ch], out[ch]));
+            out = each4!(|ch| single.select_f(t[ch], out[ch]));
         }
         out
     }
@@ -468,7 +475,7 @@ impl Slot {
                 v[ch][i] = t[ch];
             }
         }
-        v.map(|a| s.f32s(a))
+        map4!(v, |a| s.f32s(a))
     }
 
     /// Per-lane taps at integer (x, y, z) of each lane's level; `border` lanes
@@ -500,7 +507,7 @@ impl Slot {
                 }
             }
             let w = s.i32s(words);
-            return std::array::from_fn(|ch| {
+            return each4!(|ch| {
                 let v = match chans[ch] {
                     Chan::Field { shift, bits } => {
                         (w.shr(shift) & s.splat_i(((1u64 << bits) - 1) as i32)).to_f32()
@@ -522,6 +529,6 @@ impl Slot {
                 }
             }
         }
-        v.map(|a| s.f32s(a))
+        map4!(v, |a| s.f32s(a))
     }
 }

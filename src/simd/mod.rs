@@ -29,6 +29,44 @@
 //! correct, only slow.
 
 use std::fmt::Debug;
+
+/// `[body(i0), body(i1), ...]` for the listed indices, written out in place
+/// (`each!(|c| a[c] + b[c]; 0 1 2 3)`). A closure (or `array::map` /
+/// `from_fn`, which take one) is a function of its own, compiled without
+/// AVX2 whenever LLVM declines to inline it into the trampoline, and then
+/// every intrinsic in it is an out-of-line call (S7's texture derivatives
+/// spent 9 % of the frame in two such calls). A macro leaves no function.
+macro_rules! each {
+    (|$c:ident| $body:expr; $($i:literal)*) => {
+        [$({
+            let $c: usize = $i;
+            $body
+        }),*]
+    };
+}
+pub(crate) use each;
+
+/// `[body(0), body(1), body(2), body(3)]` in place: [`each!`] over a
+/// register's four components.
+macro_rules! each4 {
+    (|$c:ident| $body:expr) => {
+        $crate::simd::each!(|$c| $body; 0 1 2 3)
+    };
+}
+pub(crate) use each4;
+
+/// `a.map(|x| body)` for a four-element array, written out in place (see
+/// [`each!`] for why not a closure).
+macro_rules! map4 {
+    ($a:expr, |$x:pat_param| $body:expr) => {{
+        let a = $a;
+        $crate::simd::each4!(|k| {
+            let $x = a[k];
+            $body
+        })
+    }};
+}
+pub(crate) use map4;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Not, Sub};
 
 mod portable;

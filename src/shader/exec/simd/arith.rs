@@ -14,8 +14,9 @@ use crate::texture_fetch::{ddx, ddy};
 use super::super::math;
 use super::super::op::{Dst, DstKind, Kind, Modifier, Op};
 use super::super::regs::{NUM_OUTPUTS, OUT};
-use super::{Machine, map4};
+use super::Machine;
 use crate::shader::token::Comparison;
+use crate::simd::{each4, map4};
 
 /// `x` with its sign bit flipped.
 #[inline(always)]
@@ -90,13 +91,6 @@ pub(super) fn pure_arity(kind: Kind) -> usize {
     kind.pure_arity()
 }
 
-/// `[f(0), f(1), f(2), f(3)]`, always inlined (`array::from_fn` leaves a
-/// guarded stack array behind in the batched loops).
-#[inline(always)]
-fn each4<T>(mut f: impl FnMut(usize) -> T) -> [T; 4] {
-    [f(0), f(1), f(2), f(3)]
-}
-
 /// The result of a pure op (see [`pure_arity`]) on source values `a`, `b`, `d`.
 #[inline(always)]
 pub(super) fn pure<S: Simd>(
@@ -110,14 +104,14 @@ pub(super) fn pure<S: Simd>(
     let one = s.splat(1.0);
     match kind {
         Kind::Mov => a,
-        Kind::Add => each4(|c| a[c] + b[c]),
-        Kind::Sub => each4(|c| a[c] - b[c]),
-        Kind::Mul => each4(|c| a[c] * b[c]),
-        Kind::Mad => each4(|c| a[c] * b[c] + d[c]),
+        Kind::Add => each4!(|c| a[c] + b[c]),
+        Kind::Sub => each4!(|c| a[c] - b[c]),
+        Kind::Mul => each4!(|c| a[c] * b[c]),
+        Kind::Mad => each4!(|c| a[c] * b[c] + d[c]),
         Kind::Dp3 => [dp3::<S>(&a, &b); 4],
         Kind::Dp4 => [dp4::<S>(&a, &b); 4],
         Kind::Dp2Add => [a[0] * b[0] + a[1] * b[1] + d[3]; 4],
-        Kind::Min | Kind::Max => each4(|c| {
+        Kind::Min | Kind::Max => each4!(|c| {
             let pick = if kind == Kind::Min {
                 a[c].lt(b[c])
             } else {
@@ -126,7 +120,7 @@ pub(super) fn pure<S: Simd>(
             let r = pick.select_f(a[c], b[c]);
             b[c].ne(b[c]).select_f(a[c], r)
         }),
-        Kind::Slt | Kind::Sge => each4(|c| {
+        Kind::Slt | Kind::Sge => each4!(|c| {
             let t = if kind == Kind::Slt {
                 a[c].lt(b[c])
             } else {
@@ -134,12 +128,12 @@ pub(super) fn pure<S: Simd>(
             };
             t.select_f(one, zero)
         }),
-        Kind::Abs => map4(a, |x| abs(s, x)),
-        Kind::Frc => map4(a, |x| {
+        Kind::Abs => map4!(a, |x| abs(s, x)),
+        Kind::Frc => map4!(a, |x| {
             let r = x - x.floor();
             r.ge(one).select_f(s.splat(math::ONE_MINUS_ULP), r)
         }),
-        Kind::Sgn => map4(a, |x| {
+        Kind::Sgn => map4!(a, |x| {
             let r = x.gt(zero).select_f(one, zero);
             x.lt(zero).select_f(s.splat(-1.0), r)
         }),
@@ -162,7 +156,7 @@ pub(super) fn pure<S: Simd>(
             std::array::from_fn(|c| s.f32s(std::array::from_fn(|l| r[l][c])))
         }
         Kind::Dst => [one, a[1] * b[1], a[2], b[3]],
-        Kind::Lrp => each4(|c| d[c] + a[c] * (b[c] - d[c])),
+        Kind::Lrp => each4!(|c| d[c] + a[c] * (b[c] - d[c])),
         Kind::Crs => [
             a[1] * b[2] - a[2] * b[1],
             a[2] * b[0] - a[0] * b[2],
@@ -172,14 +166,14 @@ pub(super) fn pure<S: Simd>(
         Kind::Nrm => {
             let f = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
             let k = f.ne(zero).select_f(one / f.sqrt(), s.splat(f32::MAX));
-            map4(a, |x| x * k)
+            map4!(a, |x| x * k)
         }
         Kind::SinCos => {
             let x = a[3].to_array();
             let r = x.map(math::sincos);
             [s.f32s(r.map(|t| t.0)), s.f32s(r.map(|t| t.1)), zero, zero]
         }
-        Kind::Cmp | Kind::Cnd => each4(|c| {
+        Kind::Cmp | Kind::Cnd => each4!(|c| {
             let t = if kind == Kind::Cmp {
                 a[c].ge(zero)
             } else {
@@ -220,8 +214,8 @@ impl<S: Simd> Machine<'_, S> {
                 let c = if n > 2 { self.read(&src[2]) } else { [zero; 4] };
                 pure(s, k, a, b, c)
             }
-            Kind::Dsx => map4(self.read(&src[0]), |x| ddx(s, x)),
-            Kind::Dsy => map4(self.read(&src[0]), |x| ddy(s, x)),
+            Kind::Dsx => map4!(self.read(&src[0]), |x| ddx(s, x)),
+            Kind::Dsy => map4!(self.read(&src[0]), |x| ddy(s, x)),
             Kind::MovA | Kind::MovAFloor => {
                 let a = self.read(&src[0]);
                 for c in 0..4 {
@@ -305,7 +299,7 @@ impl<S: Simd> Machine<'_, S> {
             _ => return,
         };
         let s = self.s;
-        let v = if d.sat { map4(v, |x| sat(s, x)) } else { v };
+        let v = if d.sat { map4!(v, |x| sat(s, x)) } else { v };
         for (c, x) in v.into_iter().enumerate() {
             if d.mask & (1 << c) == 0 {
                 continue;

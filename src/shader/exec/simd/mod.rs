@@ -19,7 +19,7 @@ mod texture;
 
 pub use batch::BATCH;
 
-use crate::simd::{FloatV, IntV, MaskV, Simd};
+use crate::simd::{FloatV, IntV, MaskV, Simd, map4};
 use crate::texture_fetch::TextureFetch;
 
 use super::op::{Cond, ConstSlot, Index, IntSrc, Kind, Modifier, Op, Src, SrcKind};
@@ -144,7 +144,7 @@ impl<'a, S: Simd> Executor<'a, S> {
         if m.p.version.major < 3 {
             // vs < 3.0 colour and fog outputs are clamped to [0, 1] (§4.3, §8.4).
             for slot in [OUT_D0, OUT_D0 + 1, OUT_FOG] {
-                out[slot as usize] = map4(out[slot as usize], |x| arith::sat(s, x));
+                out[slot as usize] = map4!(out[slot as usize], |x| arith::sat(s, x));
             }
         }
         out
@@ -479,7 +479,7 @@ impl<'a, S: Simd> Machine<'a, S> {
             let v = [f(0), f(1), f(2), f(3)];
             return match src.modifier {
                 Modifier::None => v,
-                m => map4(v, |x| arith::modify::<S>(s, m, x)),
+                m => map4!(v, |x| arith::modify::<S>(s, m, x)),
             };
         }
         let v = match src.kind {
@@ -497,7 +497,7 @@ impl<'a, S: Simd> Machine<'a, S> {
                             out[k][l] = v[k];
                         }
                     }
-                    map4(out, |a| s.f32s(a))
+                    map4!(out, |a| s.f32s(a))
                 }
             },
             SrcKind::InputRel { base, index } => match index {
@@ -515,7 +515,7 @@ impl<'a, S: Simd> Machine<'a, S> {
                             }
                         }
                     }
-                    map4(out, |a| s.f32s(a))
+                    map4!(out, |a| s.f32s(a))
                 }
             },
             SrcKind::Zero => [s.splat(0.0); 4],
@@ -529,7 +529,7 @@ impl<'a, S: Simd> Machine<'a, S> {
         ];
         match src.modifier {
             Modifier::None => v,
-            m => map4(v, |x| arith::modify::<S>(s, m, x)),
+            m => map4!(v, |x| arith::modify::<S>(s, m, x)),
         }
     }
 
@@ -558,22 +558,12 @@ impl<'a, S: Simd> Machine<'a, S> {
 #[inline(always)]
 pub(super) fn canonical<S: Simd>(s: S, v: [S::F; 4]) -> [S::F; 4] {
     let nan = s.splat(f32::NAN);
-    map4(v, |x| x.ne(x).select_f(nan, x))
-}
-
-/// `a.map(f)` for the 4 components of a register, always inlined: `array::map`
-/// goes through `try_map`, which LLVM leaves out of line, and a closure
-/// compiled there runs outside the AVX2 context of `Simd::outline`, so every
-/// intrinsic in it becomes a call (S3's `frc` spent ~60 % of its time in
-/// out-of-line `_mm256_*` calls).
-#[inline(always)]
-fn map4<T: Copy, U>(a: [T; 4], mut f: impl FnMut(T) -> U) -> [U; 4] {
-    [f(a[0]), f(a[1]), f(a[2]), f(a[3])]
+    map4!(v, |x| x.ne(x).select_f(nan, x))
 }
 
 #[inline(always)]
 fn splat4<S: Simd>(s: S, v: [f32; 4]) -> [S::F; 4] {
-    map4(v, |x| s.splat(x))
+    map4!(v, |x| s.splat(x))
 }
 
 /// Register slot of input `i`, if in range.

@@ -2,7 +2,7 @@
 //! detail (implicit derivatives from the 2x2 quads, bias, explicit level,
 //! gradients), the call into [`TextureFetch`], the sampler swizzle.
 
-use crate::simd::{FloatV, MaskV, Simd};
+use crate::simd::{FloatV, MaskV, Simd, map4};
 use crate::texture_fetch::{Lod, ddx, ddy};
 
 use super::super::op::{Op, TexMode};
@@ -22,29 +22,24 @@ impl<S: Simd> Machine<'_, S> {
     ) -> [S::F; 4] {
         let s = self.s;
         let c = self.read(&op.src[0]);
-        let derivs = |c: &[S::F; 4]| {
-            (
-                [ddx(s, c[0]), ddx(s, c[1]), ddx(s, c[2])],
-                [ddy(s, c[0]), ddy(s, c[1]), ddy(s, c[2])],
-            )
-        };
         let (coords, lod) = match mode {
             TexMode::Implicit => {
-                let (dx, dy) = derivs(&c);
+                let (dx, dy) = derivatives(s, &c);
                 (c, Lod::Implicit { ddx: dx, ddy: dy })
             }
             TexMode::Project => {
                 let w = c[3];
-                let proj = |x: S::F| {
-                    let r = x / w;
-                    r.ne(r).select_f(s.splat(0.0), r)
-                };
-                let q = [proj(c[0]), proj(c[1]), proj(c[2]), w];
-                let (dx, dy) = derivs(&q);
+                let q = [
+                    projected(s, c[0], w),
+                    projected(s, c[1], w),
+                    projected(s, c[2], w),
+                    w,
+                ];
+                let (dx, dy) = derivatives(s, &q);
                 (q, Lod::Implicit { ddx: dx, ddy: dy })
             }
             TexMode::Bias => {
-                let (dx, dy) = derivs(&c);
+                let (dx, dy) = derivatives(s, &c);
                 (
                     c,
                     Lod::Bias {
@@ -69,6 +64,23 @@ impl<S: Simd> Machine<'_, S> {
             }
         };
         let t = self.fetch.sample(s, slot as usize, coords, lod, m);
-        super::map4(swizzle, |k| t[k as usize & 3])
+        map4!(swizzle, |k| t[k as usize & 3])
     }
+}
+
+/// The implicit x and y derivatives of texture coordinate `c`'s first three
+/// components (a function, not a closure: see [`crate::simd::each`]).
+#[inline(always)]
+fn derivatives<S: Simd>(s: S, c: &[S::F; 4]) -> ([S::F; 3], [S::F; 3]) {
+    (
+        [ddx(s, c[0]), ddx(s, c[1]), ddx(s, c[2])],
+        [ddy(s, c[0]), ddy(s, c[1]), ddy(s, c[2])],
+    )
+}
+
+/// `x / w`, with 0 where that is NaN (a projected coordinate).
+#[inline(always)]
+fn projected<S: Simd>(s: S, x: S::F, w: S::F) -> S::F {
+    let r = x / w;
+    r.ne(r).select_f(s.splat(0.0), r)
 }
