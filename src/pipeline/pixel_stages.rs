@@ -205,6 +205,7 @@ impl PixelStage for FfpPixelStage {
     /// and copy of ten registers per stamp).
     type Scratch<'a, S: Simd> = Box<PixelInput<S::F>>;
 
+    #[inline(always)]
     fn scratch<S: Simd>(&self, s: S) -> Box<PixelInput<S::F>> {
         let z = [s.splat(0.0); 4];
         Box::new(PixelInput {
@@ -324,6 +325,7 @@ impl PixelStage for ShaderPixelStage {
 
     type Scratch<'a, S: Simd> = Executor<'a, S>;
 
+    #[inline(always)]
     fn scratch<'a, S: Simd>(&'a self, s: S) -> Executor<'a, S> {
         Executor::new(
             &self.program,

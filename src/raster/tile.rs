@@ -268,6 +268,7 @@ pub(super) struct Terms<S: Simd> {
 }
 
 impl<S: Simd> Interp<S> {
+    #[inline(always)]
     fn new(s: S) -> Interp<S> {
         Interp {
             terms: Terms {
@@ -1379,6 +1380,7 @@ struct Queue<S: Simd> {
 }
 
 impl<S: Simd> Queue<S> {
+    #[inline(always)]
     fn new(s: S) -> Queue<S> {
         Queue {
             n: 0,

@@ -117,11 +117,13 @@ impl Slot {
         if aniso.any()
             && let Some((n, axis)) = choice.probes
         {
+            // The mask's bits read outside the closure (see `simd::each`).
+            let aniso_bits = aniso.bits();
             let max_n = n
                 .to_array()
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| (aniso.bits() >> i) & 1 == 1)
+                .filter(|(i, _)| (aniso_bits >> i) & 1 == 1)
                 .fold(1.0f32, |m, (_, &x)| if x > m { x } else { m });
             let mut sum = [zero; 4];
             let mut i = 0.0f32;

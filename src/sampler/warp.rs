@@ -15,7 +15,7 @@ use super::cube::{across_edge, face_coord_v, face_deriv_v, select_v};
 use super::decode::{Chan, Decoder};
 use super::lod::{Footprint, aniso_v, clamp_lod_v, iso_lod_v};
 use super::{Dim, Filt, Mip, Slot};
-use crate::simd::{FloatV, IntV, MaskV, Simd, each4, map4};
+use crate::simd::{FloatV, IntV, MaskV, Simd, each, each4, map4};
 use crate::texture_fetch::Lod;
 
 /// Where the lanes sample.
@@ -264,11 +264,13 @@ impl Slot {
         if aniso.any()
             && let Some((n, axis)) = choice.probes
         {
+            // The mask's bits read outside the closure (see `simd::each`).
+            let aniso_bits = aniso.bits();
             let max_n = n
                 .to_array()
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| (aniso.bits() >> i) & 1 == 1)
+                .filter(|(i, _)| (aniso_bits >> i) & 1 == 1)
                 .fold(1.0f32, |m, (_, &x)| if x > m { x } else { m });
             let mut sum = [zero; 4];
             let mut i = 0.0f32;
@@ -399,13 +401,14 @@ impl Slot {
         let xs = [x0, x0 + s.splat_i(1)];
         let ys = [y0, y0 + s.splat_i(1)];
         let last = ni - s.splat_i(1);
-        let out_x = xs.map(|x| x.lt(s.splat_i(0)) | x.gt(last));
-        let out_y = ys.map(|y| y.lt(s.splat_i(0)) | y.gt(last));
+        let zero_i = s.splat_i(0);
+        let out_x = each!(|k| xs[k].lt(zero_i) | xs[k].gt(last); 0 1);
+        let out_y = each!(|k| ys[k].lt(zero_i) | ys[k].gt(last); 0 1);
         let wxs = [one - wx, wx];
         let wys = [one - wy, wy];
         let order = [(0, 0), (1, 0), (0, 1), (1, 1)];
-        let wgt = order.map(|(i, j)| wxs[i] * wys[j]);
-        let corner = order.map(|(i, j)| out_x[i] & out_y[j]);
+        let wgt = each4!(|k| wxs[order[k].0] * wys[order[k].1]);
+        let corner = each4!(|k| out_x[order[k].0] & out_y[order[k].1]);
         let wc = corner[0].select_f(
             wgt[0],
             corner[1].select_f(

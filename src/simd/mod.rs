@@ -26,7 +26,10 @@
 //! not use closures (including `array::map` / `from_fn`) on vectors: code
 //! that is not inlined into the trampoline is compiled without AVX2 and
 //! calls every intrinsic as a function (measured: 20x slower). It stays
-//! correct, only slow.
+//! correct, only slow, so no test sees it: `.ci/intrinsics-check`
+//! disassembles the release scenes runner and fails CI on any such call.
+//! [`each!`], [`each4!`] and [`map4!`] write per-component code out in
+//! place for that reason.
 
 use std::fmt::Debug;
 
