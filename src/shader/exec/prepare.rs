@@ -128,6 +128,9 @@ pub struct Prepared {
     pub(crate) writes_depth: bool,
     /// Contains `texkill`.
     pub(crate) uses_texkill: bool,
+    /// Writes `a0` or `p0` (else both keep their reset values in every run,
+    /// and the batch loop need not carry them per stamp).
+    pub(crate) writes_a0_p0: bool,
     key: ExecKey,
     outputs: OutputLayout,
     inputs: InputLayout,
@@ -175,6 +178,10 @@ impl Prepared {
             .iter()
             .any(|o| o.dst.kind == DstKind::Reg(OUT + regs::OUT_DEPTH) && v.is_pixel());
         let uses_texkill = b.ops.iter().any(|o| o.kind == Kind::TexKill);
+        let writes_a0_p0 = b
+            .ops
+            .iter()
+            .any(|o| matches!(o.dst.kind, DstKind::A0 | DstKind::P0));
         let inputs_read = b
             .ops
             .iter()
@@ -223,6 +230,7 @@ impl Prepared {
             },
             writes_depth,
             uses_texkill,
+            writes_a0_p0,
             written_outputs,
             temps: b.temps,
             inputs_read,

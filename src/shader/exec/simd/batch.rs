@@ -46,9 +46,14 @@ impl<S: Simd> Machine<'_, S> {
         // Vector arrays are exchanged through copies: `mem::swap` of a
         // 128-byte array runs a loop of 8-byte chunk swaps (S7 spent 9 % of
         // its time there), a copy is four vector moves each way.
-        let (a0, p0, kill) = (self.a0, self.p0, self.kill);
-        (self.a0, self.p0, self.kill) = (b.a0, b.p0, b.kill);
-        (b.a0, b.p0, b.kill) = (a0, p0, kill);
+        // A program that never writes a0 or p0 leaves them at their reset
+        // values in every bank: nothing to exchange.
+        if self.p.writes_a0_p0 {
+            let (a0, p0) = (self.a0, self.p0);
+            (self.a0, self.p0) = (b.a0, b.p0);
+            (b.a0, b.p0) = (a0, p0);
+        }
+        std::mem::swap(&mut self.kill, &mut b.kill);
     }
 
     /// Runs the straight-line main program over the first `n` banks.
