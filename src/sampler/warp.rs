@@ -92,21 +92,10 @@ impl Slot {
                 let v = face_coord_v(s, tc, ma).max(zero).min(one);
                 let n = s.splat(self.size0[0]);
                 let fp = match derivs {
-                    Some((dx, dy)) => {
-                        let [dsc, dtc, dma] = sel.components_v(s, dx);
-                        let fx = [
-                            face_deriv_v(s, sc, ma, dsc, dma) * n,
-                            face_deriv_v(s, tc, ma, dtc, dma) * n,
-                            zero,
-                        ];
-                        let [dsc, dtc, dma] = sel.components_v(s, dy);
-                        let fy = [
-                            face_deriv_v(s, sc, ma, dsc, dma) * n,
-                            face_deriv_v(s, tc, ma, dtc, dma) * n,
-                            zero,
-                        ];
-                        Some(Footprint { dx: fx, dy: fy })
-                    }
+                    Some((dx, dy)) => Some(Footprint {
+                        dx: face_footprint(s, &sel, [sc, tc, ma], n, dx),
+                        dy: face_footprint(s, &sel, [sc, tc, ma], n, dy),
+                    }),
                     None => None,
                 };
                 let faces = sel.face_v(s).to_array().map(|f| f as usize);
@@ -534,4 +523,24 @@ impl Slot {
         }
         map4!(v, |a| s.f32s(a))
     }
+}
+
+/// A cube derivative `d` projected onto the selected face (`sc`, `tc`,
+/// `ma` of the coordinate), in texels of an `n`-texel face: one axis of
+/// [`Slot::sample_warp`]'s footprint (a function, not a closure: see
+/// `crate::simd::each`).
+#[inline(always)]
+fn face_footprint<S: Simd>(
+    s: S,
+    sel: &super::cube::FaceSel<S::M>,
+    [sc, tc, ma]: [S::F; 3],
+    n: S::F,
+    d: [S::F; 3],
+) -> [S::F; 3] {
+    let [dsc, dtc, dma] = sel.components_v(s, d);
+    [
+        face_deriv_v(s, sc, ma, dsc, dma) * n,
+        face_deriv_v(s, tc, ma, dtc, dma) * n,
+        s.splat(0.0),
+    ]
 }
