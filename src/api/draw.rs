@@ -388,10 +388,13 @@ impl Device {
         self.pipeline.split_pool(self.driver, self.threads)
     }
 
-    /// Finishes all queued work, so readback, locks and queries see every
-    /// earlier call's result. Draws execute before they return, so there is
-    /// nothing queued.
+    /// Finishes all queued work, so that occlusion counts include every
+    /// earlier draw and the targets hold its pixels. (Readback, locks,
+    /// copies and `Clear` of a target wait for the draws queued into it on
+    /// their own; an application needs this only to measure or to hand
+    /// the work to the workers at a point of its choosing.)
     pub fn flush(&mut self) -> Result<()> {
+        self.samples_passed += self.pipeline.flush();
         Ok(())
     }
 }

@@ -46,6 +46,34 @@ impl<'a> FrameTargets<'a> {
         (d, c)
     }
 
+    /// The same rows with only the surfaces a draw writes: the depth
+    /// buffer when `depth`, colour target `i` when `colors[i]` (a batch of
+    /// draws holds the union of its draws' surfaces).
+    pub(crate) fn view(&mut self, depth: bool, colors: [bool; 4]) -> FrameTargets<'_> {
+        let mut it = self.colors.iter_mut().zip(colors);
+        let mut next = || {
+            it.next().and_then(|(c, keep)| {
+                let c = c.as_mut().filter(|_| keep)?;
+                Some(TargetBytes {
+                    bytes: &mut *c.bytes,
+                    pitch: c.pitch,
+                    bpp: c.bpp,
+                })
+            })
+        };
+        let colors = [next(), next(), next(), next()];
+        FrameTargets {
+            y0: self.y0,
+            rows: self.rows,
+            depth: self.depth.as_mut().filter(|_| depth).map(|t| TargetBytes {
+                bytes: &mut *t.bytes,
+                pitch: t.pitch,
+                bpp: t.bpp,
+            }),
+            colors,
+        }
+    }
+
     /// Splits into bands of `band` rows (the last may be shorter).
     pub(crate) fn into_bands(self, band: usize) -> Vec<FrameTargets<'a>> {
         let n = (self.rows as usize).div_ceil(band);
@@ -90,15 +118,50 @@ fn bpp(s: &Surface) -> usize {
     }
 }
 
-fn with_one<R>(s: Option<&Surface>, f: impl FnOnce(Option<TargetBytes<'_>>) -> R) -> R {
+/// Who locks a draw's targets: the draw itself, whose access completes any
+/// work queued into them first, or that queued work (`Storage::modify_as_writer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Writer {
+    Draw,
+    Queued,
+}
+
+fn with_one<R>(
+    s: Option<&Surface>,
+    writer: Writer,
+    f: impl FnOnce(Option<TargetBytes<'_>>) -> R,
+) -> R {
     match s {
         None => f(None),
         Some(s) => {
             let (pitch, bpp) = (s.pitch(), bpp(s));
-            s.storage()
-                .modify(|bytes| f(Some(TargetBytes { bytes, pitch, bpp })))
+            let f = |bytes: &mut [u8]| f(Some(TargetBytes { bytes, pitch, bpp }));
+            match writer {
+                Writer::Draw => s.storage().modify(f),
+                Writer::Queued => s.storage().modify_as_writer(f),
+            }
         }
     }
+}
+
+/// The surfaces a draw writes: colour targets 0..4, then the depth buffer.
+pub(crate) type DrawSurfaces = [Option<Surface>; 5];
+
+/// The surfaces `st` writes ([`DrawSurfaces`]).
+pub(crate) fn draw_surfaces(st: &DrawState) -> DrawSurfaces {
+    let rt = |i: usize| {
+        st.targets
+            .get(i)
+            .and_then(|t| t.as_ref())
+            .map(|t| t.surface.clone())
+    };
+    [
+        rt(0),
+        rt(1),
+        rt(2),
+        rt(3),
+        st.depth.as_ref().map(|d| d.surface.clone()),
+    ]
 }
 
 /// Runs `f` with write access to every surface the draw writes.
@@ -109,17 +172,24 @@ pub(crate) fn with_targets<R>(st: &DrawState, f: impl FnOnce(FrameTargets<'_>) -
             .and_then(|t| t.as_ref())
             .map(|t| &t.surface)
     };
-    let rows = st
-        .targets
-        .first()
-        .and_then(|t| t.as_ref())
-        .map_or(0, |t| t.surface.desc().height as i32);
     let ds = st.depth.as_ref().map(|d| &d.surface);
-    with_one(rt(0), |c0| {
-        with_one(rt(1), |c1| {
-            with_one(rt(2), |c2| {
-                with_one(rt(3), |c3| {
-                    with_one(ds, |depth| {
+    with_surfaces([rt(0), rt(1), rt(2), rt(3), ds], Writer::Draw, f)
+}
+
+/// Runs `f` with write access to `surfaces` (colour targets 0..4, then the
+/// depth buffer), rows as many as colour target 0 has.
+pub(crate) fn with_surfaces<R>(
+    surfaces: [Option<&Surface>; 5],
+    writer: Writer,
+    f: impl FnOnce(FrameTargets<'_>) -> R,
+) -> R {
+    let [rt0, rt1, rt2, rt3, ds] = surfaces;
+    let rows = rt0.map_or(0, |s| s.desc().height as i32);
+    with_one(rt0, writer, |c0| {
+        with_one(rt1, writer, |c1| {
+            with_one(rt2, writer, |c2| {
+                with_one(rt3, writer, |c3| {
+                    with_one(ds, writer, |depth| {
                         f(FrameTargets {
                             y0: 0,
                             rows,

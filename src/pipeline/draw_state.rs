@@ -52,6 +52,7 @@ use crate::state::{
 use crate::vertex::{DeclUsage, FetchStreams, StreamInput, instancing};
 
 use super::clip_space::{ClipPlane, clip_and_project, volume_planes};
+use super::deferred::{Stage, with_stage};
 use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
 use super::state::{DrawState, FogSource, clips_depth};
 use super::tex_stage::TexStage;
@@ -235,14 +236,6 @@ fn ps1_projection(
 }
 
 /// The pixel stage of a draw (one per draw, never moved: size does not matter).
-#[allow(clippy::large_enum_variant)]
-enum Stage {
-    Color(ColorStage),
-    Ffp(FfpPixelStage),
-    Tex(TexStage),
-    Shader(ShaderPixelStage),
-}
-
 /// Runs a validated draw (see the module docs).
 pub(crate) fn execute(d: &mut DrawDevice<'_>, call: DrawCall) -> Result<()> {
     let Some(decl) = d.state.vertex_input.declaration().cloned() else {
@@ -713,13 +706,19 @@ pub(crate) fn execute(d: &mut DrawDevice<'_>, call: DrawCall) -> Result<()> {
     let fog_attr = if fog_interp { var.fog } else { None };
     let points = deferred.as_ref();
     let mut prims = prims;
-    match &stage {
-        Stage::Color(s) => render(d, &st, &buf, &mut prims, points, s, fog_attr),
-        Stage::Ffp(s) => render(d, &st, &buf, &mut prims, points, s, fog_attr),
-        Stage::Tex(s) => render(d, &st, &buf, &mut prims, points, s, fog_attr),
-        Stage::Shader(s) => render(d, &st, &buf, &mut prims, points, s, fog_attr),
+    let vertices = call.primitive.vertex_count(call.primitive_count);
+    if d.driver != DriverType::Reference && d.threads > 1 && vertices <= super::CALLER_DRAW_VERTICES
+    {
+        // A small Warp draw: binned now, shaded with the batch.
+        let buf = queue(d, st, buf, &mut prims, points, stage, fog_attr);
+        d.pipeline.vertex_data = buf;
+    } else {
+        // Its targets' writes complete the batch first (`deferred`).
+        with_stage!(&stage, |s| render(
+            d, &st, &buf, &mut prims, points, s, fog_attr
+        ));
+        d.pipeline.vertex_data = buf.data;
     }
-    d.pipeline.vertex_data = buf.data;
     d.pipeline.prims = prims;
     if let Some(p) = deferred {
         d.pipeline.codes = p.words;
@@ -803,6 +802,100 @@ impl DeferredPoints {
     }
 }
 
+/// The pixel stage's inputs as the drivers take them: its planes, then
+/// the fog factor's plane when fog is interpolated (`fog_attr`).
+fn stage_inputs<P: PixelStage>(
+    stage: &P,
+    fog_attr: Option<usize>,
+) -> (Vec<usize>, u64, Option<usize>) {
+    let mut list = stage.inputs().to_vec();
+    let n = list.len();
+    let fog = fog_attr.map(|a| {
+        list.push(a);
+        n
+    });
+    let flat = stage.flat_inputs() & if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+    (list, flat, fog)
+}
+
+/// The Warp rasterizer's view of a draw's primitives: `prims`, or for a
+/// point list `points` (assembled into `prims` when they cannot be drawn
+/// compactly).
+fn warp_primitives<'a, P: PixelStage>(
+    st: &DrawState,
+    stage: &P,
+    prims: &'a mut Vec<Prim>,
+    points: Option<&'a DeferredPoints>,
+) -> Primitives<'a> {
+    match points {
+        Some(p) if crate::raster::compact_points(st, stage) => Primitives::Points {
+            words: &p.words,
+            order: p.order.as_deref(),
+        },
+        Some(p) => {
+            p.assemble(prims);
+            Primitives::Assembled {
+                prims,
+                point_words: Some(&p.words),
+            }
+        }
+        None => Primitives::Assembled {
+            prims,
+            point_words: None,
+        },
+    }
+}
+
+/// Queues a small Warp draw: bins it and hands it to the device's batch
+/// of deferred draws (`deferred`), shading it there. Returns a vertex
+/// buffer for the next draw to fill (the draw keeps its own).
+fn queue(
+    d: &mut DrawDevice<'_>,
+    st: DrawState,
+    buf: VertexBuf,
+    prims: &mut Vec<Prim>,
+    points: Option<&DeferredPoints>,
+    stage: Stage,
+    fog_attr: Option<usize>,
+) -> Vec<f32> {
+    let (list, flat, fog) = with_stage!(&stage, |s| stage_inputs(s, fog_attr));
+    let inputs = Inputs {
+        list: &list,
+        flat,
+        fog,
+    };
+    let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
+    // The batch is shaded on the draw pool (one worker for one thread),
+    // whose stacks are sized for a draw.
+    let pool = d.pipeline.pool(d.threads);
+    let queue = Arc::clone(&d.pipeline.queue);
+    let (parts, floats) = queue.buffers();
+    let binned = {
+        let prims = with_stage!(&stage, |s| warp_primitives(&st, s, prims, points));
+        super::deferred::bin(
+            parts,
+            &mut d.pipeline.scratch.snapped,
+            &st,
+            &buf,
+            prims,
+            &inputs,
+            &stage,
+            backend,
+        )
+    };
+    if binned.is_empty() {
+        queue.recycle(binned.parts, floats);
+        return buf.data;
+    }
+    let surfaces = crate::driver::targets::draw_surfaces(&st);
+    let bytes = buf.data.len() * 4 + binned.bytes();
+    if !queue.accepts(&surfaces, &pool, backend, bytes) {
+        queue.submit();
+    }
+    queue.push(st, buf, stage, &inputs, binned, pool, backend);
+    floats
+}
+
 /// Hands the draw to the device's driver: `prims`, or for a Warp point
 /// list `points` (whose primitives are assembled into `prims` only when the
 /// rasterizer cannot draw them compactly).
@@ -815,15 +908,10 @@ fn render<P: PixelStage>(
     stage: &P,
     fog_attr: Option<usize>,
 ) {
-    let mut list = stage.inputs().to_vec();
-    let n = list.len();
-    let fog = fog_attr.map(|a| {
-        list.push(a);
-        n
-    });
+    let (list, flat, fog) = stage_inputs(stage, fog_attr);
     let inputs = Inputs {
         list: &list,
-        flat: stage.flat_inputs() & if n >= 64 { u64::MAX } else { (1u64 << n) - 1 },
+        flat,
         fog,
     };
     let driver = d.driver;
@@ -835,23 +923,7 @@ fn render<P: PixelStage>(
             let mut fb = fb;
             crate::reference::draw(st, buf, prims, &inputs, stage, &mut fb)
         } else {
-            let prims = match points {
-                Some(p) if crate::raster::compact_points(st, stage) => Primitives::Points {
-                    words: &p.words,
-                    order: p.order.as_deref(),
-                },
-                Some(p) => {
-                    p.assemble(prims);
-                    Primitives::Assembled {
-                        prims,
-                        point_words: Some(&p.words),
-                    }
-                }
-                None => Primitives::Assembled {
-                    prims,
-                    point_words: None,
-                },
-            };
+            let prims = warp_primitives(st, stage, prims, points);
             crate::raster::draw(
                 &mut scratch,
                 st,

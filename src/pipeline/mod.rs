@@ -4,10 +4,15 @@
 //!
 //! Invariant: a `DrawCall` has passed every API check (state against caps,
 //! index ranges, stream bounds), so the pipeline never fails and never reads
-//! outside a buffer. Draws execute before `execute` returns, so readback,
-//! locks, Clear and queries always see every earlier draw.
+//! outside a buffer. A draw's front end (vertices, clipping, set-up, bins)
+//! runs before `execute` returns; a small Warp draw on more than one
+//! thread is then shaded later with a batch of draws (`deferred`), and
+//! anything that reads or writes its targets (readback, locks, Clear,
+//! copies, queries through `Device::flush`, the device's drop) completes
+//! the batch first, so it always sees every earlier draw.
 
 mod clip_space;
+mod deferred;
 mod draw_state;
 mod pixel_stages;
 pub(crate) mod state;
@@ -92,6 +97,25 @@ pub(crate) struct Pipeline {
     pub(crate) codes: Vec<u32>,
     /// Prepared shaders and fixed-function routines (`draw_state`).
     caches: draw_state::Caches,
+    /// Small Warp draws waiting to be shaded (`deferred`).
+    queue: Arc<deferred::DrawQueue>,
+}
+
+impl Pipeline {
+    /// Shades every queued draw; returns the samples that passed depth
+    /// and stencil in draws shaded since the last call (occlusion queries).
+    pub(crate) fn flush(&mut self) -> u64 {
+        self.queue.flush();
+        self.queue.take_samples()
+    }
+}
+
+impl Drop for Pipeline {
+    /// Queued draws still reach their targets, which outlive the device
+    /// when the application holds them.
+    fn drop(&mut self) {
+        self.queue.flush();
+    }
 }
 
 /// Stack size of each Warp worker, and of the segment a draw gets on a

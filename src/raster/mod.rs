@@ -79,10 +79,10 @@ pub(crate) struct PointRec {
 /// Buffers reused from draw to draw (no fresh allocation, no page faults).
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    parts: Vec<Part>,
+    pub(crate) parts: Vec<Part>,
     /// Every vertex's snapped screen position (16.8), for triangle draws:
     /// a vertex shared by several triangles is snapped once.
-    snapped: Vec<[i32; 2]>,
+    pub(crate) snapped: Vec<[i32; 2]>,
 }
 
 /// Rows per band (the unit of parallel work) for a draw clipped to `clip`
@@ -531,28 +531,83 @@ fn snap_all(buf: &VertexBuf, snapped: &mut Vec<[i32; 2]>, pool: Option<&rayon::T
     }
 }
 
-/// Renders `prims` of one draw into `fb`; returns the samples that passed
-/// depth and stencil. Set-up and binning run per part of [`PART_PRIMS`]
+/// A draw set up and binned: what its bands read besides the draw's
+/// state, vertices, inputs and pixel stage ([`bin_draw`], [`shade_band`]).
+#[derive(Debug)]
+pub(crate) struct Binned {
+    /// The draw's parts, in submission order (a draw of `n` parts uses the
+    /// first `n`: the vector is reused from draw to draw).
+    pub(crate) parts: Vec<Part>,
+    n_parts: usize,
+    tiles_x: i32,
+    tiles_y: i32,
+    gather_points: bool,
+    /// The tiles with binned work (None: the draw binned nothing).
+    used: Option<TileRange>,
+    fast: Option<crate::om::FastOm>,
+    w_fog: bool,
+}
+
+impl Binned {
+    /// Whether the draw has work in the band of rows `y0..y0 + rows`.
+    pub(crate) fn touches(&self, st: &DrawState, y0: i32, rows: i32) -> bool {
+        let Some(used) = self.used else {
+            return false;
+        };
+        if y0 >= st.clip.bottom || y0 + rows <= st.clip.top {
+            return false;
+        }
+        let ty = y0.div_euclid(TILE_H);
+        ty >= used.ty0 && ty < used.ty1
+    }
+
+    /// Bytes the draw's set-ups, planes, point records and bin entries hold.
+    pub(crate) fn bytes(&self) -> usize {
+        self.parts[..self.n_parts]
+            .iter()
+            .map(|p| {
+                p.setups.len() * std::mem::size_of::<PrimSetup>()
+                    + p.planes.len() * std::mem::size_of::<crate::pixel::Plane>()
+                    + p.points.len() * std::mem::size_of::<PointRec>()
+                    + p.setups.len().max(p.points.len()) * 4
+            })
+            .sum()
+    }
+
+    /// Whether the draw binned any primitive.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.used.is_none()
+    }
+
+    /// Tiles the draw's bins touch.
+    fn tiles_touched(&self) -> i32 {
+        self.used.map_or(0, |u| (u.tx1 - u.tx0) * (u.ty1 - u.ty0))
+    }
+}
+
+/// Sets up and bins `prims` of one draw into `parts` (reused: their
+/// vectors keep their capacity), `snapped` a buffer for the vertices'
+/// snapped positions. Set-up and binning run per part of [`PART_PRIMS`]
 /// primitives, on the pool when there are several parts: a primitive's
 /// set-up does not depend on the others, and tiles walk the parts in
 /// order, so the result is the same for any thread count.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn draw<P: PixelStage>(
-    scratch: &mut Scratch,
+pub(crate) fn bin_draw<P: PixelStage>(
+    parts: Vec<Part>,
+    snapped: &mut Vec<[i32; 2]>,
     st: &DrawState,
     buf: &VertexBuf,
     prims: Primitives<'_>,
     inputs: &Inputs<'_>,
     stage: &P,
-    fb: FrameTargets<'_>,
     backend: Backend,
     pool: Option<&rayon::ThreadPool>,
-) -> u64 {
+) -> Binned {
+    let mut parts = parts;
     let tiles_x = st.clip.right.div_euclid(TILE_W) + 1;
     let tiles_y = st.clip.bottom.div_euclid(TILE_H) + 1;
     let n_prims = prims.len();
     let n_parts = n_prims.div_ceil(PART_PRIMS).max(1);
-    let Scratch { parts, snapped } = scratch;
     snapped.clear();
     // A draw has one primitive type; only triangles read the snapped positions.
     let first = match prims {
@@ -566,7 +621,6 @@ pub(crate) fn draw<P: PixelStage>(
     if parts.len() < n_parts {
         parts.resize_with(n_parts, Part::default);
     }
-    let parts = &mut parts[..n_parts];
     let gather_points = match prims {
         Primitives::Assembled { .. } => {
             matches!(first, Some(Prim::Point(_))) && stage.lanes_independent()
@@ -583,63 +637,123 @@ pub(crate) fn draw<P: PixelStage>(
             st, buf, snapped, prims, k, inputs, backend, tiles_x, tiles_y, compact, part,
         );
     };
+    let used_parts = &mut parts[..n_parts];
     match pool {
         Some(pool) if n_parts > 1 => {
-            pool.install(|| parts.par_iter_mut().enumerate().for_each(build))
+            pool.install(|| used_parts.par_iter_mut().enumerate().for_each(build))
         }
-        _ => parts.iter_mut().enumerate().for_each(build),
+        _ => used_parts.iter_mut().enumerate().for_each(build),
     }
-    let parts = &*parts;
     // A small draw touches a few tiles of the target: only their bands
     // and columns are visited (each band visited sets up a pixel stage's
     // scratch and the merger's views, which a 4,096-draw frame paid for
     // every band of the target on every draw).
-    let Some(used) = touched_tiles(parts, tiles_x) else {
-        return 0;
-    };
-    let workers = pool.map_or(1, rayon::ThreadPool::current_num_threads);
-    let bands = fb.into_bands(band_rows(&st.clip, workers));
-    let ctx = tile::Ctx {
-        st,
+    let used = touched_tiles(&parts[..n_parts], tiles_x);
+    Binned {
         parts,
-        inputs,
-        stage,
+        n_parts,
         tiles_x,
         tiles_y,
+        gather_points,
+        used,
         fast: crate::om::FastOm::new(st),
         w_fog: matches!(
             st.fog.map(|f| f.source),
             Some(crate::driver::state::FogSource::Table { w_based: true, .. })
         ),
-        gather_points,
+    }
+}
+
+/// Shades one band of a binned draw (`band` holds the targets' rows the
+/// band owns); returns the samples that passed depth and stencil.
+pub(crate) fn shade_band<P: PixelStage>(
+    binned: &Binned,
+    st: &DrawState,
+    buf: &VertexBuf,
+    inputs: &Inputs<'_>,
+    stage: &P,
+    band: FrameTargets<'_>,
+    backend: Backend,
+) -> u64 {
+    let Some(used) = binned.used else {
+        return 0;
+    };
+    if !binned.touches(st, band.y0, band.rows) {
+        return 0;
+    }
+    let ctx = tile::Ctx {
+        st,
+        parts: &binned.parts[..binned.n_parts],
+        inputs,
+        stage,
+        tiles_x: binned.tiles_x,
+        tiles_y: binned.tiles_y,
+        fast: binned.fast,
+        w_fog: binned.w_fog,
+        gather_points: binned.gather_points,
         buf,
         used,
     };
-    let run = |band: FrameTargets<'_>| -> u64 {
-        if band.y0 >= st.clip.bottom || band.y0 + band.rows <= st.clip.top {
-            return 0;
+    crate::simd::dispatch(
+        backend,
+        tile::Band {
+            ctx: &ctx,
+            fb: band,
+        },
+    )
+}
+
+/// Rows per band for a batch of draws on targets `width` x `height`
+/// shaded by `workers` threads (see [`band_rows`]).
+pub(crate) fn batch_band_rows(width: i32, height: i32, workers: usize) -> usize {
+    band_rows(&Rect::new(0, 0, width, height), workers)
+}
+
+/// Renders `prims` of one draw into `fb` ([`bin_draw`], then every band
+/// [`shade_band`]); returns the samples that passed depth and stencil.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn draw<P: PixelStage>(
+    scratch: &mut Scratch,
+    st: &DrawState,
+    buf: &VertexBuf,
+    prims: Primitives<'_>,
+    inputs: &Inputs<'_>,
+    stage: &P,
+    fb: FrameTargets<'_>,
+    backend: Backend,
+    pool: Option<&rayon::ThreadPool>,
+) -> u64 {
+    let parts = std::mem::take(&mut scratch.parts);
+    let binned = bin_draw(
+        parts,
+        &mut scratch.snapped,
+        st,
+        buf,
+        prims,
+        inputs,
+        stage,
+        backend,
+        pool,
+    );
+    let passed = if binned.is_empty() {
+        0
+    } else {
+        let workers = pool.map_or(1, rayon::ThreadPool::current_num_threads);
+        let bands = fb.into_bands(band_rows(&st.clip, workers));
+        let run = |band: FrameTargets<'_>| -> u64 {
+            shade_band(&binned, st, buf, inputs, stage, band, backend)
+        };
+        // A draw inside a tile or two is shaded where it is: splitting its
+        // bands across workers costs a hand-off per draw and buys nothing.
+        match pool {
+            Some(pool) if binned.tiles_touched() > SMALL_DRAW_TILES => {
+                pool.install(|| bands.into_par_iter().map(run).sum())
+            }
+            _ => bands.into_iter().map(run).sum(),
         }
-        let ty = band.y0.div_euclid(TILE_H);
-        if ty < used.ty0 || ty >= used.ty1 {
-            return 0;
-        }
-        crate::simd::dispatch(
-            backend,
-            tile::Band {
-                ctx: &ctx,
-                fb: band,
-            },
-        )
     };
-    // A draw inside a tile or two is shaded where it is: splitting its
-    // bands across workers costs a hand-off per draw and buys nothing.
-    let tiles_touched = (used.tx1 - used.tx0) * (used.ty1 - used.ty0);
-    match pool {
-        Some(pool) if tiles_touched > SMALL_DRAW_TILES => {
-            pool.install(|| bands.into_par_iter().map(run).sum())
-        }
-        _ => bands.into_iter().map(run).sum(),
-    }
+    scratch.parts = binned.parts;
+    passed
 }
 
 /// Tiles a draw may touch and still be shaded on one worker (see [`draw`]).

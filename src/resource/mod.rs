@@ -12,6 +12,7 @@ mod surface;
 mod texture;
 
 pub use buffer::{BufferDesc, IndexBuffer, LockFlags, VertexBuffer};
+pub(crate) use storage::PendingWriter;
 pub use storage::{Locked, MemoryTracker};
 pub use surface::{
     Box3, LockedBox, LockedRect, Surface, SurfaceDesc, SurfaceKind, Volume, VolumeDesc,

@@ -7,8 +7,8 @@
 //! as it was when the draw was issued) holds without waiting.
 
 use std::ops::{Deref, DerefMut, Range};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, TryLockError};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError, Weak};
 
 use crate::error::{Error, Result};
 
@@ -93,11 +93,24 @@ pub(crate) fn try_zeroed(len: usize, what: &str) -> Result<Vec<u8>> {
     Ok(v)
 }
 
+/// Queued work that will write a storage: a device's deferred draws into
+/// its render targets. Whoever next reads or writes the storage completes
+/// that work first, so every access sees every earlier draw.
+pub(crate) trait PendingWriter: Send + Sync + std::fmt::Debug {
+    /// Runs the queued work to its end (its own writes go through
+    /// [`Storage::modify_as_writer`], which does not wait for it).
+    fn complete(&self);
+}
+
 /// The bytes of one resource (a buffer, a surface, a volume).
 #[derive(Debug)]
 pub(crate) struct Storage {
     bytes: Mutex<Arc<Vec<u8>>>,
     len: usize,
+    /// Whether `writer` is set: checked on every access without a lock.
+    pending: AtomicBool,
+    /// The queued work that writes these bytes, if any.
+    writer: Mutex<Option<Weak<dyn PendingWriter>>>,
     _charge: Charge,
 }
 
@@ -109,11 +122,39 @@ impl Storage {
         Ok(Storage {
             bytes: Mutex::new(Arc::new(bytes)),
             len,
+            pending: AtomicBool::new(false),
+            writer: Mutex::new(None),
             _charge: charge,
         })
     }
 
+    /// Marks the bytes as written by `writer`'s queued work: the next
+    /// access completes it first.
+    pub(crate) fn set_pending_writer(&self, writer: Weak<dyn PendingWriter>) {
+        let mut slot = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        *slot = Some(writer);
+        self.pending.store(true, Ordering::Release);
+    }
+
+    /// Completes the queued work that writes these bytes, if any.
+    fn settle(&self) {
+        if !self.pending.load(Ordering::Acquire) {
+            return;
+        }
+        // Taken under the lock and run after it: the writer's completion
+        // locks its queue, then (through its targets) this storage again.
+        let writer = {
+            let mut slot = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+            self.pending.store(false, Ordering::Release);
+            slot.take()
+        };
+        if let Some(w) = writer.and_then(|w| w.upgrade()) {
+            w.complete();
+        }
+    }
+
     fn guard(&self) -> MutexGuard<'_, Arc<Vec<u8>>> {
+        self.settle();
         // A panic elsewhere while holding the lock leaves the bytes valid; keep using them.
         self.bytes.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -126,6 +167,13 @@ impl Storage {
     /// Runs `f` on writable bytes (copying first if a snapshot shares them).
     pub(crate) fn modify<R>(&self, f: impl FnOnce(&mut [u8]) -> R) -> R {
         let mut guard = self.guard();
+        f(Arc::make_mut(&mut guard).as_mut_slice())
+    }
+
+    /// [`Storage::modify`] for the pending writer itself: its own writes
+    /// do not wait for its queued work (they are that work).
+    pub(crate) fn modify_as_writer<R>(&self, f: impl FnOnce(&mut [u8]) -> R) -> R {
+        let mut guard = self.bytes.lock().unwrap_or_else(|e| e.into_inner());
         f(Arc::make_mut(&mut guard).as_mut_slice())
     }
 
@@ -152,6 +200,7 @@ impl Storage {
                 self.len
             )));
         }
+        self.settle();
         let mut guard = match self.bytes.try_lock() {
             Ok(g) => g,
             Err(TryLockError::Poisoned(e)) => e.into_inner(),

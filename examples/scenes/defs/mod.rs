@@ -257,7 +257,9 @@ impl Scene {
         if let Some(objects) = &self.objects {
             objects.draw(d)?;
         }
-        Ok(())
+        // Small draws wait in the device's batch: the frame is complete
+        // when every pixel is in the target (SCENES.md).
+        d.flush()
     }
 
     /// The figure for a mean frame time of `mean` seconds (S5: the frame
