@@ -1,10 +1,11 @@
 //! Deferred Warp draws: a draw's front end (vertex stage, clipping, set-up
 //! and binning) runs when the application issues it; its pixels wait in a
-//! batch with the draws after it, and a flush shades the whole batch band
-//! by band, the bands in parallel, each band replaying the batch's draws in
-//! submission order. A frame of thousands of small draws thus pays one
-//! hand-off to the workers per batch instead of one per draw (or none, and
-//! one core), and its pixel work spreads over every core.
+//! batch with the draws after it. A full batch goes to the workers without
+//! waiting (the caller sets up the next draws meanwhile), which shade it
+//! band by band, the bands in parallel, each band replaying the batch's
+//! draws in submission order. A frame of thousands of small draws thus pays
+//! one hand-off to the workers per batch instead of one per draw (or none,
+//! and one core), and its pixel work overlaps its set-up.
 //!
 //! Invariants:
 //! - A band owns its rows of every target, and within a band the draws run
