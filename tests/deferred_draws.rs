@@ -206,6 +206,23 @@ fn mixed_calls(threads: usize, seed: u32) -> Vec<Vec<u8>> {
                 }));
                 d.set_render_state(RenderState::ZWriteEnable(r.below(3) != 0));
             }
+            7 => {
+                // A large draw (more than 4,096 vertices: drawn at once, on
+                // the workers) after queued small ones.
+                let (x0, y0) = (r.f(0.0, 60.0), r.f(0.0, 50.0));
+                let c = r.next();
+                let vs: Vec<V> = (0..1400)
+                    .flat_map(|k| {
+                        let (x, y) = (x0 + (k % 40) as f32 * 0.7, y0 + (k / 40) as f32 * 0.7);
+                        [
+                            v(x, y, 0.3, c),
+                            v(x + 2.0, y, 0.3, c),
+                            v(x, y + 2.0, 0.3, c),
+                        ]
+                    })
+                    .collect();
+                draw(&mut d, warp9::PrimitiveType::TriangleList, &vs);
+            }
             _ => {
                 let (x, y) = (r.f(-10.0, 100.0), r.f(-10.0, 85.0));
                 let s = r.f(1.0, 25.0);
@@ -281,4 +298,43 @@ fn another_thread_reading_the_target_sees_draws_in_order() {
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     reader.join().expect("reader");
     assert_eq!(locked_pixel(&rt, 3, 3), 0xFF00_0000 | 2000);
+}
+
+/// More small draws than a batch holds (so batches go to the workers
+/// while the caller goes on), then a large draw, which runs on a worker
+/// and must wait there for the batches in flight: the same bytes as one
+/// thread, and no hang.
+fn many_then_large(threads: usize) -> Vec<u8> {
+    let mut d = device(&opts(threads));
+    d.clear(&[], ClearFlags::TARGET | ClearFlags::ZBUFFER, 0, 1.0, 0)
+        .unwrap();
+    let mut r = Rng(99);
+    for round in 0..3 {
+        for _ in 0..1500 {
+            let (x, y) = (r.f(0.0, 90.0), r.f(0.0, 75.0));
+            let c = r.next();
+            tri(&mut d, [(x, y), (x + 6.0, y), (x, y + 5.0)], c);
+        }
+        let c = 0xFF00_0000 | round;
+        let vs: Vec<V> = (0..1500)
+            .flat_map(|k| {
+                let (x, y) = ((k % 50) as f32 * 1.9, (k / 50) as f32 * 2.6);
+                [
+                    v(x, y, 0.4, c),
+                    v(x + 1.5, y, 0.4, c),
+                    v(x, y + 1.5, 0.4, c),
+                ]
+            })
+            .collect();
+        draw(&mut d, warp9::PrimitiveType::TriangleList, &vs);
+    }
+    raw(&d)
+}
+
+#[test]
+fn a_large_draw_after_full_batches_waits_for_them() {
+    let want = many_then_large(1);
+    for threads in [2, 3] {
+        assert!(many_then_large(threads) == want, "{threads} threads differ");
+    }
 }

@@ -149,10 +149,11 @@ struct FreeBuffers {
 }
 
 /// A batch being shaded on the workers: done when `done` is set.
-#[derive(Default)]
 struct Inflight {
     state: Mutex<InflightState>,
     finished: Condvar,
+    /// The workers it runs on.
+    pool: Arc<rayon::ThreadPool>,
 }
 
 #[derive(Default)]
@@ -308,7 +309,11 @@ impl DrawQueue {
             self.shade(work);
             return;
         };
-        let inflight = Arc::new(Inflight::default());
+        let inflight = Arc::new(Inflight {
+            state: Mutex::new(InflightState::default()),
+            finished: Condvar::new(),
+            pool: Arc::clone(&pool),
+        });
         *lock(&self.inflight) = Some(Arc::clone(&inflight));
         let queue = Arc::clone(self);
         pool.spawn(move || {
@@ -338,16 +343,27 @@ impl DrawQueue {
     }
 
     /// Waits for the batch on the workers, if any; raises its panic here.
+    /// On one of the pool's own workers, the wait runs the pool's pending
+    /// jobs instead of sleeping: the batch may be one of them, queued on
+    /// this very worker, and a worker asleep on a lock would never run it.
     fn wait_inflight(&self) {
         let Some(inflight) = lock(&self.inflight).take() else {
             return;
         };
         let mut state = lock(&inflight.state);
         while !state.done {
-            state = inflight
-                .finished
-                .wait(state)
-                .unwrap_or_else(|e| e.into_inner());
+            if inflight.pool.current_thread_index().is_some() {
+                drop(state);
+                if inflight.pool.yield_now() != Some(rayon::Yield::Executed) {
+                    std::thread::yield_now();
+                }
+                state = lock(&inflight.state);
+            } else {
+                state = inflight
+                    .finished
+                    .wait(state)
+                    .unwrap_or_else(|e| e.into_inner());
+            }
         }
         if let Some(panic) = state.panic.take() {
             std::panic::resume_unwind(panic);
