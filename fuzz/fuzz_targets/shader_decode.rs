@@ -7,9 +7,14 @@ use libfuzzer_sys::fuzz_target;
 use warp9::shader::{self, ShaderLimits};
 
 fuzz_target!(|data: &[u8]| {
-    let tokens: Vec<u32> = data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let tokens: Vec<u32> = data
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     let _ = shader::bytecode_len(&tokens);
-    let Ok(program) = shader::decode(&tokens) else { return };
+    let Ok(program) = shader::decode(&tokens) else {
+        return;
+    };
     let _ = program.constant_table();
     assert_eq!(program.encode().expect("decoded programs encode"), tokens);
     let text = program.disassemble();

@@ -183,14 +183,24 @@ impl<F: Fetch> Kernel for VsKernel<'_, F> {
     fn run<S: Simd>(self, s: S) -> Self::Output {
         let fetch = self.fetch.lanes::<S>();
         let active = s.mask_from_bits(self.active);
-        let fresh = simd::run_vertex(self.p, s, &soa(s, self.inputs), self.consts, fetch, active);
-        // A reused executor, after a batch with other inputs, gives the same.
-        let mut ex = simd::Executor::new(self.p, s, self.consts, fetch);
+        // A fresh executor's run, and a reused one's after a batch with
+        // other inputs, must agree. One call site runs all three: each
+        // site is a whole inlined interpreter, and this crate's build
+        // time grows with them.
         let mut other = *self.inputs;
         other.reverse();
-        ex.run_vertex(&soa(s, &other), s.mask_from_bits(0xFF));
-        let reused = ex.run_vertex(&soa(s, self.inputs), active);
-        let (fresh, reused) = (aos::<S>(&fresh), aos::<S>(&reused));
+        let (inputs, other) = (soa(s, self.inputs), soa(s, &other));
+        let mut ex = [0, 1].map(|_| simd::Executor::new(self.p, s, self.consts, fetch));
+        let runs = [
+            (0, &inputs, active),
+            (1, &other, s.mask_from_bits(0xFF)),
+            (1, &inputs, active),
+        ];
+        let mut outs = Vec::with_capacity(3);
+        for (k, inputs, active) in runs {
+            outs.push(ex[k].run_vertex(inputs, active));
+        }
+        let (fresh, reused) = (aos::<S>(&outs[0]), aos::<S>(&outs[2]));
         for (f, r) in fresh.iter().zip(&reused) {
             assert_eq!(bits(f), bits(r), "reused executor differs from a fresh run");
         }
