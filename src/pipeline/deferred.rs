@@ -32,7 +32,7 @@ use crate::driver::targets::{DrawSurfaces, Writer, with_surfaces};
 use crate::driver::{DrawState, FrameTargets, Inputs};
 use crate::geom::VertexBuf;
 use crate::pixel::ColorStage;
-use crate::raster::{Binned, Part, Primitives};
+use crate::raster::{Binned, Part};
 use crate::resource::PendingWriter;
 use crate::simd::Backend;
 
@@ -220,7 +220,7 @@ impl DrawQueue {
     /// Whether a draw writing `surfaces` on `pool` with `backend`, holding
     /// `bytes`, can join the batch (the same targets, workers and SIMD
     /// backend, and room).
-    pub(crate) fn accepts(
+    fn accepts(
         &self,
         surfaces: &DrawSurfaces,
         pool: &Option<Arc<rayon::ThreadPool>>,
@@ -246,7 +246,8 @@ impl DrawQueue {
                 .all(|(a, s)| compatible(a, s))
     }
 
-    /// Queues a binned draw (the caller checked [`DrawQueue::accepts`]).
+    /// Queues a binned draw, after handing the batch to the workers when
+    /// the draw cannot join it ([`DrawQueue::accepts`]).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn push(
         self: &Arc<Self>,
@@ -259,7 +260,10 @@ impl DrawQueue {
         backend: Backend,
     ) {
         let surfaces = crate::driver::targets::draw_surfaces(&st);
-        let bytes = draw_bytes(&buf, &binned);
+        let bytes = buf.data.len() * std::mem::size_of::<f32>() + binned.bytes();
+        if !self.accepts(&surfaces, &pool, backend, bytes) {
+            self.submit();
+        }
         let mut b = lock(&self.batch);
         if b.draws.is_empty() {
             b.pool = pool;
@@ -419,31 +423,8 @@ impl DrawQueue {
     }
 }
 
-/// Bytes a queued draw holds in its vertices and bins.
-fn draw_bytes(buf: &VertexBuf, binned: &Binned) -> usize {
-    buf.data.len() * std::mem::size_of::<f32>() + binned.bytes()
-}
-
 impl PendingWriter for DrawQueue {
     fn complete(&self) {
         self.flush();
     }
-}
-
-/// Bins a draw for the batch: [`crate::raster::bin_draw`] with the stage
-/// inside `stage`.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn bin(
-    parts: Vec<Part>,
-    snapped: &mut Vec<[i32; 2]>,
-    st: &DrawState,
-    buf: &VertexBuf,
-    prims: Primitives<'_>,
-    inputs: &Inputs<'_>,
-    stage: &Stage,
-    backend: Backend,
-) -> Binned {
-    with_stage!(stage, |s| crate::raster::bin_draw(
-        parts, snapped, st, buf, prims, inputs, s, backend, None
-    ))
 }

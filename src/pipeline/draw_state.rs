@@ -870,27 +870,23 @@ fn queue(
     let pool = d.pipeline.pool(d.threads);
     let queue = Arc::clone(&d.pipeline.queue);
     let (parts, floats) = queue.buffers();
-    let binned = {
-        let prims = with_stage!(&stage, |s| warp_primitives(&st, s, prims, points));
-        super::deferred::bin(
+    let binned = with_stage!(&stage, |s| {
+        let prims = warp_primitives(&st, s, prims, points);
+        crate::raster::bin_draw(
             parts,
             &mut d.pipeline.scratch.snapped,
             &st,
             &buf,
             prims,
             &inputs,
-            &stage,
+            s,
             backend,
+            None,
         )
-    };
+    });
     if binned.is_empty() {
         queue.recycle(binned.parts, floats);
         return buf.data;
-    }
-    let surfaces = crate::driver::targets::draw_surfaces(&st);
-    let bytes = buf.data.len() * 4 + binned.bytes();
-    if !queue.accepts(&surfaces, &pool, backend, bytes) {
-        queue.submit();
     }
     queue.push(st, buf, stage, &inputs, binned, pool, backend);
     floats

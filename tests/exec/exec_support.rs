@@ -6,7 +6,7 @@
 
 // The batch check shared with the exec fuzz target, loaded once in this
 // binary (by the fuzz target's module that `fuzz_inputs` includes).
-use crate::fuzz_inputs::exec::batch_check;
+use crate::fuzz_inputs::exec::{batch_check, fresh_and_reused};
 
 use warp9::internals::exec::point_fetch::{PointFetch, Texture2D};
 use warp9::internals::exec::{
@@ -184,23 +184,20 @@ impl<F: Fetch> Kernel for VsKernel<'_, F> {
         let fetch = self.fetch.lanes::<S>();
         let active = s.mask_from_bits(self.active);
         // A fresh executor's run, and a reused one's after a batch with
-        // other inputs, must agree. One call site runs all three: each
-        // site is a whole inlined interpreter, and this crate's build
-        // time grows with them.
+        // other inputs, must agree.
         let mut other = *self.inputs;
         other.reverse();
         let (inputs, other) = (soa(s, self.inputs), soa(s, &other));
-        let mut ex = [0, 1].map(|_| simd::Executor::new(self.p, s, self.consts, fetch));
-        let runs = [
-            (0, &inputs, active),
-            (1, &other, s.mask_from_bits(0xFF)),
-            (1, &inputs, active),
-        ];
-        let mut outs = Vec::with_capacity(3);
-        for (k, inputs, active) in runs {
-            outs.push(ex[k].run_vertex(inputs, active));
-        }
-        let (fresh, reused) = (aos::<S>(&outs[0]), aos::<S>(&outs[2]));
+        let (fresh, reused) = fresh_and_reused(
+            s,
+            self.p,
+            self.consts,
+            fetch,
+            [&inputs, &other],
+            active,
+            |ex, inputs, active| ex.run_vertex(inputs, active),
+        );
+        let (fresh, reused) = (aos::<S>(&fresh), aos::<S>(&reused));
         for (f, r) in fresh.iter().zip(&reused) {
             assert_eq!(bits(f), bits(r), "reused executor differs from a fresh run");
         }

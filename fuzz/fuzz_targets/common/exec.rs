@@ -881,6 +881,35 @@ fn bits(v: &[[f32; 4]]) -> Vec<[u32; 4]> {
     v.iter().map(|r| r.map(f32::to_bits)).collect()
 }
 
+/// Runs `inputs` (`[inputs, other]`) on a fresh executor, and on a
+/// second one after a run of `other` on every lane; returns both results,
+/// which must agree (an executor clears only what the program uses).
+/// The three runs share one call of `run`: every call site of the 8-lane
+/// interpreter is a whole inlined copy, and the build time of every crate
+/// that includes this file grows with them.
+pub fn fresh_and_reused<'a, S: Simd, I, O>(
+    s: S,
+    p: &'a Prepared,
+    consts: &Constants<'a>,
+    fetch: &'a dyn TextureFetch<S>,
+    [inputs, other]: [&I; 2],
+    active: S::M,
+    mut run: impl FnMut(&mut simd::Executor<'a, S>, &I, S::M) -> O,
+) -> (O, O) {
+    let mut ex = [0, 1].map(|_| simd::Executor::new(p, s, consts, fetch));
+    let runs = [
+        (0, inputs, active),
+        (1, other, s.mask_from_bits(0xFF)),
+        (1, inputs, active),
+    ];
+    let mut outs = Vec::with_capacity(3);
+    for (k, inputs, active) in runs {
+        outs.push(run(&mut ex[k], inputs, active));
+    }
+    let reused = outs.pop().expect("three runs");
+    (outs.swap_remove(0), reused)
+}
+
 /// 8 vertices through the 8-lane interpreter; results per lane.
 struct VsKernel<'a> {
     p: &'a Prepared,
@@ -901,21 +930,18 @@ impl Kernel for VsKernel<'_> {
         let active = s.mask_from_bits(self.active);
         // A reused executor, after a batch with other inputs and lanes,
         // must give what a fresh one gives: it clears only what the
-        // program uses. One call site runs all three (each site is a
-        // whole inlined interpreter: build time).
+        // program uses.
         let mut other = soa;
         other.reverse();
-        let mut ex = [0, 1].map(|_| simd::Executor::new(self.p, s, self.consts, self.fetch));
-        let runs = [
-            (0, &soa, active),
-            (1, &other, s.mask_from_bits(0xFF)),
-            (1, &soa, active),
-        ];
-        let mut outs = Vec::with_capacity(3);
-        for (k, inputs, active) in runs {
-            outs.push(ex[k].run_vertex(inputs, active));
-        }
-        let (o, again) = (outs[0], outs[2]);
+        let (o, again) = fresh_and_reused(
+            s,
+            self.p,
+            self.consts,
+            self.fetch,
+            [&soa, &other],
+            active,
+            |ex, inputs, active| ex.run_vertex(inputs, active),
+        );
         let o = o.map(|r| r.map(|x| x.to_array()));
         assert_eq!(
             o.map(|r| r.map(|x| x.map(f32::to_bits))),
@@ -951,22 +977,18 @@ impl Kernel for PsKernel<'_> {
             face: lanes(&|p| p.face),
         };
         let active = s.mask_from_bits(self.active);
-        // As for vertices: a reused executor must not leak state (one
-        // call site for the three runs).
+        // As for vertices: a reused executor must not leak state.
         let mut other = inputs;
         other.v.reverse();
-        let mut ex = [0, 1].map(|_| simd::Executor::new(self.p, s, self.consts, self.fetch));
-        let runs = [
-            (0, &inputs, active),
-            (1, &other, s.mask_from_bits(0xFF)),
-            (1, &inputs, active),
-        ];
-        let mut outs = Vec::with_capacity(3);
-        for (k, inputs, active) in runs {
-            outs.push(ex[k].run_pixel(inputs, active));
-        }
-        let again = outs.pop().expect("three runs");
-        let o = outs.swap_remove(0);
+        let (o, again) = fresh_and_reused(
+            s,
+            self.p,
+            self.consts,
+            self.fetch,
+            [&inputs, &other],
+            active,
+            |ex, inputs, active| ex.run_pixel(inputs, active),
+        );
         batch_check::check_batch(s, self.p, &inputs, self.consts, self.fetch, self.active);
         let color = o.color.map(|r| r.map(|x| x.to_array()));
         assert_eq!(
