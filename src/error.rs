@@ -8,8 +8,6 @@
 
 use std::fmt;
 
-use crate::caps::FeatureLevel;
-
 /// What kind of failure an [`Error`] reports; each maps to one HRESULT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
@@ -138,11 +136,12 @@ impl Error {
         )
     }
 
-    /// A use beyond the level's caps: the message names cap, level, limit and value.
+    /// A use beyond the level's caps: the message names cap, level (a
+    /// `FeatureLevel`, or anything that prints as one), limit and value.
     pub fn cap_exceeded(
         kind: ErrorKind,
         cap: &str,
-        level: FeatureLevel,
+        level: impl fmt::Display,
         limit: impl fmt::Display,
         got: impl fmt::Display,
     ) -> Self {
@@ -153,7 +152,7 @@ impl Error {
     }
 
     /// A use that needs a cap bit the level does not have.
-    pub fn cap_missing(kind: ErrorKind, what: &str, cap: &str, level: FeatureLevel) -> Self {
+    pub fn cap_missing(kind: ErrorKind, what: &str, cap: &str, level: impl fmt::Display) -> Self {
         Self::new(
             kind,
             format!("{what} needs {cap}, which level {level} does not have"),

@@ -70,6 +70,7 @@
 
 pub mod api;
 pub mod caps;
+mod device_state;
 mod driver;
 pub mod error;
 #[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals

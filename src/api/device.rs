@@ -5,12 +5,12 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use super::desc::{DeviceDesc, SimdChoice, VertexProcessing};
-use super::device_state::DeviceState;
 use super::stateblock::StateBlock;
 use crate::caps::internal::MAX_RENDER_TARGETS;
 use crate::caps::{
     BACK_BUFFER_FORMATS, Caps, DriverType, FeatureLevel, FormatSupport, LevelLimits, check_format,
 };
+use crate::device_state::DeviceState;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{Format, Pool, ResourceKind, Usage};
 use crate::resource::{MemoryTracker, Surface, SurfaceDesc, SurfaceKind};

@@ -13,51 +13,7 @@ use super::device::Device;
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{Format, Pool, Usage};
 use crate::pipeline::{DrawCall, DrawDevice, Indices, VertexSource};
-use crate::vertex::{IndexList, StreamStep, instancing};
-
-/// `D3DPRIMITIVETYPE`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PrimitiveType {
-    /// D3DPT_POINTLIST (1).
-    PointList,
-    /// D3DPT_LINELIST (2).
-    LineList,
-    /// D3DPT_LINESTRIP (3).
-    LineStrip,
-    /// D3DPT_TRIANGLELIST (4).
-    TriangleList,
-    /// D3DPT_TRIANGLESTRIP (5).
-    TriangleStrip,
-    /// D3DPT_TRIANGLEFAN (6).
-    TriangleFan,
-}
-
-impl PrimitiveType {
-    /// The type with D3DPRIMITIVETYPE value `raw`.
-    pub fn from_raw(raw: u32) -> Option<PrimitiveType> {
-        Some(match raw {
-            1 => PrimitiveType::PointList,
-            2 => PrimitiveType::LineList,
-            3 => PrimitiveType::LineStrip,
-            4 => PrimitiveType::TriangleList,
-            5 => PrimitiveType::TriangleStrip,
-            6 => PrimitiveType::TriangleFan,
-            _ => return None,
-        })
-    }
-
-    /// Vertices `count` primitives of this type use (saturating).
-    pub fn vertex_count(self, count: u32) -> u64 {
-        let c = u64::from(count);
-        match self {
-            PrimitiveType::PointList => c,
-            PrimitiveType::LineList => 2 * c,
-            PrimitiveType::LineStrip => c + 1,
-            PrimitiveType::TriangleList => 3 * c,
-            PrimitiveType::TriangleStrip | PrimitiveType::TriangleFan => c + 2,
-        }
-    }
-}
+use crate::vertex::{IndexList, PrimitiveType, StreamStep, instancing};
 
 impl Device {
     fn check_primitive_count(&self, count: u32) -> Result<()> {
@@ -372,7 +328,7 @@ impl Device {
             state: &self.state,
             caps: &self.caps,
             driver: self.driver,
-            simd: self.simd,
+            backend: crate::simd::Backend::new(self.simd == super::SimdChoice::Avx2),
             software_vp: self.software_vp,
             threads: self.threads,
             render_targets: &self.render_targets,

@@ -6,21 +6,21 @@ mod copy;
 mod create;
 mod desc;
 mod device;
-pub(crate) mod device_state;
 mod draw;
 mod query;
 pub(crate) mod shader;
 mod state_api;
+mod state_mask;
 mod stateblock;
 mod targets;
 mod validate;
 
+pub use crate::vertex::PrimitiveType;
 pub use desc::{DeviceDesc, SimdChoice, VertexProcessing};
 pub use device::{Device, GammaRamp};
-pub use device_state::StateBlockType;
-pub use draw::PrimitiveType;
 pub use query::{IssueFlags, Query, QueryData, QueryType};
 pub use shader::{PixelShader, VertexShader};
+pub use state_mask::StateBlockType;
 // Defined by the vertex fetch that reads them; named here too because
 // `SetStreamSourceFreq` takes them.
 pub use crate::vertex::{STREAMSOURCE_INDEXEDDATA, STREAMSOURCE_INSTANCEDATA};

@@ -10,9 +10,10 @@ use std::sync::Arc;
 use glam::Mat4;
 
 use super::device::Device;
-use super::device_state::{DeviceState, LightSlot, StateMask, VertexInput};
 use super::shader::{PixelShader, VertexShader};
+use super::state_mask::StateMask;
 use crate::caps::internal::{MAX_CONST_B, MAX_CONST_I, MAX_TEXTURE_STAGES};
+use crate::device_state::{DeviceState, LightSlot, VertexInput};
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::Pool;
 use crate::resource::{BaseTexture, IndexBuffer, VertexBuffer};
@@ -631,7 +632,7 @@ impl Device {
         limit: u32,
         cap: &str,
         file: fn(&mut DeviceState) -> &mut [T],
-        mask: fn(&mut StateMask) -> &mut super::device_state::Bits,
+        mask: fn(&mut StateMask) -> &mut super::state_mask::Bits,
     ) -> Result<()> {
         let range = const_range(start, data.len(), limit, cap, self.level)?;
         self.target(|s, m| {

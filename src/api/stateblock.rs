@@ -1,7 +1,8 @@
 //! State blocks (`IDirect3DStateBlock9`): record, create by type, capture, apply.
 
 use super::device::Device;
-use super::device_state::{DeviceState, StateBlockType, StateMask};
+use super::state_mask::{StateBlockType, StateMask};
+use crate::device_state::DeviceState;
 use crate::error::{Error, Result};
 
 /// A saved set of device states.

@@ -9,6 +9,7 @@
 
 pub(crate) mod inputs;
 pub(crate) mod merge;
+pub(crate) mod pack;
 pub(crate) mod state;
 pub(crate) mod targets;
 

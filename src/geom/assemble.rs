@@ -6,7 +6,7 @@
 //! provoking vertex i+1; list line i provokes with 2i, strip line with i.
 
 use super::Prim;
-use crate::api::PrimitiveType;
+use crate::vertex::PrimitiveType;
 
 /// The primitives of `count` primitives of `kind` over vertex positions
 /// `0..`, mapped through `map` (the draw's index or vertex numbering).

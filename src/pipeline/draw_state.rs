@@ -22,8 +22,6 @@
 
 use std::sync::Arc;
 
-use crate::api::PrimitiveType;
-use crate::api::shader::ShaderInner;
 use crate::caps::DriverType;
 use crate::driver::Inputs;
 use crate::error::Result;
@@ -46,9 +44,11 @@ use crate::shader::exec::regs::{OUT_D0, OUT_T0};
 use crate::shader::exec::{
     InputLayout, Link, LinkSource, OutputLayout, Prepared, ProgramCache, Varying, link, ps1,
 };
+use crate::shader::object::ShaderInner;
 use crate::state::{
     RenderStateType as Rs, StateValue, TexCoordIndex, TextureStageStateType, TextureTransformFlags,
 };
+use crate::vertex::PrimitiveType;
 use crate::vertex::{DeclUsage, FetchStreams, StreamInput, instancing};
 
 use super::clip_space::{ClipPlane, clip_and_project, volume_planes};
@@ -344,7 +344,7 @@ pub(crate) fn execute(d: &mut DrawDevice<'_>, call: DrawCall) -> Result<()> {
         stream_inputs(d, &call),
         matches!(call.source, VertexSource::Indexed(_)),
     );
-    let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
+    let backend = d.backend;
     let reference = d.driver == DriverType::Reference;
     let pool = d.split_pool();
     let mut ffp_key: Option<FfpVertexKey> = None;
@@ -864,7 +864,7 @@ fn queue(
         flat,
         fog,
     };
-    let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
+    let backend = d.backend;
     // The batch is shaded on the draw pool (one worker for one thread),
     // whose stacks are sized for a draw.
     let pool = d.pipeline.pool(d.threads);
@@ -911,7 +911,7 @@ fn render<P: PixelStage>(
         fog,
     };
     let driver = d.driver;
-    let backend = crate::simd::Backend::new(d.simd == crate::api::SimdChoice::Avx2);
+    let backend = d.backend;
     let pool = d.split_pool();
     let mut scratch = std::mem::take(&mut d.pipeline.scratch);
     let passed = crate::driver::with_targets(st, |fb| {

@@ -22,12 +22,13 @@ mod vertex_stage;
 
 use std::sync::Arc;
 
-use crate::api::device_state::DeviceState;
-use crate::api::{PrimitiveType, SimdChoice};
 use crate::caps::{Caps, DriverType};
+use crate::device_state::DeviceState;
 use crate::error::Result;
 use crate::resource::Surface;
+use crate::simd::Backend;
 use crate::vertex::IndexList;
+use crate::vertex::PrimitiveType;
 
 /// Where a draw's vertices come from.
 #[derive(Clone, Debug)]
@@ -231,7 +232,8 @@ pub(crate) struct DrawDevice<'a> {
     pub(crate) state: &'a DeviceState,
     pub(crate) caps: &'a Caps,
     pub(crate) driver: DriverType,
-    pub(crate) simd: SimdChoice,
+    /// The SIMD backend the device chose (`SimdChoice`, resolved).
+    pub(crate) backend: Backend,
     pub(crate) software_vp: bool,
     pub(crate) threads: usize,
     pub(crate) render_targets: &'a [Option<Surface>],

@@ -19,12 +19,12 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::pixel_stages::{FfpPixelStage, single};
+use crate::driver::pack::pack_saturated;
 use crate::ffp::PixelInput;
 use crate::ffp::StageTexture;
 use crate::ffp::math::k4;
 use crate::ffp::real::V;
 use crate::ffp::stages::{ArgSources, StageKey, reads, specular_add, stage_result};
-use crate::om::pack_saturated;
 use crate::pixel::{AttrPlanes, PixelOut, PixelOutScalar, PixelStage, ScalarStamp, Stamp};
 use crate::sampler::BoundTextures;
 use crate::simd::{FloatV, Outlined, Simd};

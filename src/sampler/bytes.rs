@@ -271,7 +271,7 @@ impl BytePlan {
         active: S::M,
     ) -> Option<S::I> {
         let c = self.sample(s, slot, uv, levels, active)?;
-        Some(crate::om::pack_saturated(s, &c))
+        Some(crate::driver::pack::pack_saturated(s, &c))
     }
 
     /// The level every lane of `lanes` reads and its words; None when they differ.
@@ -376,9 +376,7 @@ fn index<S: Simd>(s: S, t: S::I, wrap: i32, last: i32) -> S::I {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{Device, DeviceDesc};
-    use crate::caps::{DriverType, FeatureLevel};
-    use crate::resource::BaseTexture;
+    use crate::resource::{BaseTexture, MemoryTracker, Texture, TextureDesc, full_chain};
     use crate::sampler::SamplerDesc;
     use crate::state::TextureFilter as F;
     use crate::{Format, Pool, Usage};
@@ -386,26 +384,30 @@ mod tests {
 
     /// The plan of a `w` x `h` texture of `format` under `address` and `min`.
     fn plan(format: Format, (w, h): (u32, u32), address: [A; 2], min: F) -> Option<BytePlan> {
-        let mut d = Device::create(&DeviceDesc {
-            drivers: &[DriverType::Warp],
-            levels: &[FeatureLevel::Sm3],
-            back_buffer: (8, 8, Format::A8R8G8B8),
-            ..DeviceDesc::default()
-        })
-        .unwrap();
         // A full chain; one level where the size is not a power of two (the caps' NONPOW2CONDITIONAL).
-        let levels = u32::from(!(w.is_power_of_two() && h.is_power_of_two()));
-        let t = d
-            .create_texture(w, h, levels, Usage::empty(), format, Pool::Managed)
-            .unwrap();
-        let desc = SamplerDesc {
+        let levels = if w.is_power_of_two() && h.is_power_of_two() {
+            full_chain(w.max(h))
+        } else {
+            1
+        };
+        let desc = TextureDesc {
+            format,
+            usage: Usage::empty(),
+            pool: Pool::Managed,
+            width: w,
+            height: h,
+            depth: 1,
+            levels,
+        };
+        let t = Texture::create(&MemoryTracker::new(None), desc).unwrap();
+        let sampler = SamplerDesc {
             address: [address[0], address[1], A::Wrap],
             mag_filter: F::Linear,
             min_filter: min,
             mip_filter: F::Linear,
             ..SamplerDesc::default()
         };
-        BytePlan::new(&Slot::new(&BaseTexture::from(t), &desc, 16))
+        BytePlan::new(&Slot::new(&BaseTexture::from(t), &sampler, 16))
     }
 
     #[test]

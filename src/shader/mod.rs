@@ -9,7 +9,7 @@
 //! program's tokens without its comment blocks.
 //!
 //! Nothing in this module panics on untrusted input, allocates more than
-//! a small multiple of its input, or depends on the rest of the crate.
+//! a small multiple of its input, or depends on the rest of the crate (`exec`, the interpreter, aside).
 
 pub mod asm;
 pub mod ctab;
@@ -23,6 +23,7 @@ mod fmt_float;
 pub mod info;
 pub mod ir;
 pub mod limits;
+pub(crate) mod object;
 pub mod opcode;
 pub mod token;
 mod validate;

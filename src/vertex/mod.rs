@@ -1,9 +1,11 @@
-//! Vertex input descriptions: flexible vertex formats and vertex declarations.
+//! Vertex input descriptions: flexible vertex formats, vertex declarations
+//! and primitive types.
 
 mod decl;
 mod fetch;
 mod fvf;
 mod index;
+mod primitive;
 
 pub use decl::{
     DeclMethod, DeclType, DeclUsage, RawVertexElement, VertexDeclaration, VertexElement,
@@ -14,3 +16,4 @@ pub use fetch::{
 };
 pub use fvf::Fvf;
 pub(crate) use index::IndexList;
+pub use primitive::PrimitiveType;
