@@ -39,7 +39,7 @@ use crate::simd::Backend;
 use super::pixel_stages::{FfpPixelStage, ShaderPixelStage};
 use super::tex_stage::TexStage;
 
-/// The pixel stage a draw runs, chosen once per draw (`draw_state`).
+/// The pixel stage a draw runs, chosen once per draw (`hand_off::pixel_stage`).
 /// Not boxed: a stage is built once per draw and moved once, into its
 /// queued draw.
 #[allow(clippy::large_enum_variant)]

@@ -14,11 +14,13 @@
 mod clip_space;
 mod deferred;
 mod draw_state;
+mod hand_off;
 mod pixel_stages;
 pub(crate) mod state;
 mod tex_stage;
 mod vertex_pass;
 mod vertex_stage;
+mod vertices;
 
 use std::sync::Arc;
 
@@ -243,7 +245,42 @@ pub(crate) struct DrawDevice<'a> {
     pub(crate) samples_passed: &'a mut u64,
 }
 
+/// How a draw's stages run on the device's driver, decided once a draw
+/// ([`DrawDevice::form`]): the one place the wiring asks which driver it
+/// serves. The rest of the wiring reads these fields, and the drivers
+/// themselves part only at `hand_off`'s call of `raster::draw` or
+/// `reference::draw`, over the `driver` contract.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DriverForm {
+    /// Warp's 8-lane vertex stage and vertex pass on this backend; None:
+    /// the Reference's scalar, vertex-at-a-time forms.
+    pub(crate) lanes: Option<Backend>,
+    /// Point lists reach the rasterizer as point words, without a
+    /// primitive list (Warp).
+    pub(crate) point_words: bool,
+    /// A single texture stage runs in its closed one-texture form (Warp);
+    /// the Reference keeps the literal cascade, the form's oracle.
+    pub(crate) one_texture_stage: bool,
+    /// Small draws are queued and shaded with a batch (Warp on more than
+    /// one thread; `deferred`).
+    pub(crate) defers_small_draws: bool,
+    /// The Reference driver rasterizes.
+    pub(crate) reference: bool,
+}
+
 impl DrawDevice<'_> {
+    /// The form the device's driver runs a draw in (see [`DriverForm`]).
+    pub(crate) fn form(&self) -> DriverForm {
+        let warp = self.driver != DriverType::Reference;
+        DriverForm {
+            lanes: warp.then_some(self.backend),
+            point_words: warp,
+            one_texture_stage: warp,
+            defers_small_draws: warp && self.threads > 1,
+            reference: !warp,
+        }
+    }
+
     /// Runs a validated draw on the device's driver (the wiring is in
     /// `draw_state`: vertex stage, links, pixel stage, rasterizer).
     ///
@@ -277,7 +314,7 @@ impl DrawDevice<'_> {
     /// The pool a large draw runs on: the Warp driver's workers, None for
     /// the Reference (the spec's scalar oracle runs on the caller).
     fn draw_pool(&mut self) -> Option<Arc<rayon::ThreadPool>> {
-        if self.driver == DriverType::Reference {
+        if self.form().reference {
             return None;
         }
         self.pipeline.pool(self.threads)

@@ -503,7 +503,7 @@ impl PixelStage for TexStage {
     }
 
     /// The literal cascade on this stage's inputs. (Draws on the Reference
-    /// driver use the general [`FfpPixelStage`] instead; see `draw_state`.)
+    /// driver use the general [`FfpPixelStage`] instead; see `hand_off::pixel_stage`.)
     fn shade_stamp_scalar(&self, stamp: &ScalarStamp<'_>) -> [PixelOutScalar; 8] {
         let get = |l: usize, src: Src| match src {
             Src::Plane { k, sat } => {

@@ -260,9 +260,9 @@ impl Kernel for ShaderBatch<'_> {
 /// What the vertex stage reads for every vertex of one instance of a draw.
 #[derive(Clone, Copy)]
 pub(crate) struct VertexInputs<'a> {
-    /// The Reference driver's scalar path (else Warp's 8-lane one).
-    pub(crate) reference: bool,
-    pub(crate) backend: Backend,
+    /// Warp's 8-lane path on this backend; None: the Reference driver's
+    /// scalar, vertex-at-a-time path.
+    pub(crate) lanes: Option<Backend>,
     pub(crate) streams: &'a FetchStreams,
     pub(crate) instance: u32,
     pub(crate) textures: &'a BoundTextures,
@@ -313,7 +313,7 @@ impl VertexProc {
             .zip(rows.chunks_mut(VERTEX_CHUNK * stride))
             .zip(codes.chunks_mut(VERTEX_CHUNK));
         match pool {
-            Some(pool) if !inp.reference && numbers.len() > VERTEX_CHUNK => {
+            Some(pool) if inp.lanes.is_some() && numbers.len() > VERTEX_CHUNK => {
                 use rayon::prelude::*;
                 pool.install(|| {
                     numbers
@@ -336,9 +336,7 @@ impl VertexProc {
         let VertexProc::Ffp { opts, program, .. } = self else {
             return None;
         };
-        if inp.reference {
-            return None;
-        }
+        inp.lanes?;
         let layout = program.layout();
         let mut template = vec![RowSource::Const(0.0); stride];
         put_ffp(
@@ -365,8 +363,7 @@ impl VertexProc {
         fused: Option<(&FusedPass<'_>, &mut [u32])>,
     ) -> bool {
         let VertexInputs {
-            reference,
-            backend,
+            lanes,
             streams,
             instance,
             textures,
@@ -382,7 +379,7 @@ impl VertexProc {
                 consts,
             } => {
                 let points = opts.points;
-                if let Some(spread) = spread {
+                if let (Some(spread), Some(backend)) = (spread, lanes) {
                     let job = VertexJob {
                         program,
                         consts,
@@ -425,21 +422,7 @@ impl VertexProc {
                 let legacy = program.version().major < 3;
                 // `put_shader` writes the stored slots of a zeroed row.
                 rows.fill(0.0);
-                if reference {
-                    let c = consts.view();
-                    for (i, &n) in numbers.iter().enumerate() {
-                        let mut regs = [[0.0, 0.0, 0.0, 1.0f32]; 16];
-                        streams.fetch1(plan, n, instance, &mut regs);
-                        let out = scalar::run_vertex(program, &regs, &c, textures);
-                        put_shader(
-                            &out,
-                            layout,
-                            legacy,
-                            var,
-                            &mut rows[i * stride..(i + 1) * stride],
-                        );
-                    }
-                } else {
+                if let Some(backend) = lanes {
                     let mut outs = Vec::with_capacity(numbers.len().div_ceil(8));
                     dispatch(
                         backend,
@@ -459,6 +442,20 @@ impl VertexProc {
                         let l = i % 8;
                         let out: [[f32; 4]; 16] =
                             std::array::from_fn(|s| std::array::from_fn(|c| b[s][c][l]));
+                        put_shader(
+                            &out,
+                            layout,
+                            legacy,
+                            var,
+                            &mut rows[i * stride..(i + 1) * stride],
+                        );
+                    }
+                } else {
+                    let c = consts.view();
+                    for (i, &n) in numbers.iter().enumerate() {
+                        let mut regs = [[0.0, 0.0, 0.0, 1.0f32]; 16];
+                        streams.fetch1(plan, n, instance, &mut regs);
+                        let out = scalar::run_vertex(program, &regs, &c, textures);
                         put_shader(
                             &out,
                             layout,
