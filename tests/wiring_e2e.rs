@@ -568,3 +568,89 @@ fn ps_3_0_reads_pretransformed_elements_by_semantic() {
         );
     }
 }
+
+/// Columns of [`shader_fog_columns`]: one fog value per pixel column.
+const FOG_VALUES: [f32; 11] = [
+    -1.0,
+    0.0,
+    0.25,
+    0.5,
+    1.0,
+    2.0,
+    f32::NAN,
+    -0.0,
+    0.75,
+    1e30,
+    -1e30,
+];
+
+/// An 11 x 2 target, column i a quad (66 vertices: eight full batches of 8
+/// and a partial one) whose vertex shader (`vs`, reading the fog value as
+/// TEXCOORD0.x and writing colour c0 = red) writes fog value
+/// `FOG_VALUES[i]` on its left edge and `FOG_VALUES[(i + shift) % 11]` on
+/// its right, drawn with vertex fog towards blue and no pixel shader. With
+/// a shift, the fog varies across a quad, so saturating before or after
+/// interpolation differs.
+fn shader_fog_columns(driver: DriverType, vs: &str, shift: usize) -> Vec<u32> {
+    let mut d = device(driver, 11);
+    d.set_fvf(Fvf::XYZ | Fvf::TEX1).unwrap();
+    let vs = d.create_vertex_shader(&asm(vs)).unwrap();
+    d.set_vertex_shader(Some(&vs));
+    d.set_vertex_shader_constant_f(0, &[[1.0, 0.0, 0.0, 1.0]])
+        .unwrap();
+    d.set_render_state(RenderState::FogEnable(true));
+    d.set_render_state(RenderState::FogColor(Color(0xFF00_00FF)));
+    let mut b = Vec::new();
+    for (i, &fog) in FOG_VALUES.iter().enumerate() {
+        // Column i of 11 in NDC, the top two pixel rows of the 11 x 11 target.
+        let x0 = -1.0 + 2.0 * i as f32 / 11.0;
+        let x1 = x0 + 2.0 / 11.0;
+        let (y0, y1) = (1.0, 1.0 - 4.0 / 11.0);
+        let right = FOG_VALUES[(i + shift) % FOG_VALUES.len()];
+        for (x, y) in [(x0, y0), (x1, y0), (x0, y1), (x1, y0), (x1, y1), (x0, y1)] {
+            let fog = if x == x0 { fog } else { right };
+            for f in [x, y, 0.5, fog, 0.0] {
+                b.extend_from_slice(&f32::to_le_bytes(f));
+            }
+        }
+    }
+    d.draw_primitive_up(PrimitiveType::TriangleList, 22, &b, 20)
+        .unwrap();
+    pixels(&d)[..11].to_vec()
+}
+
+#[test]
+fn vertex_shader_fog_output_is_saturated_alike_on_both_drivers() {
+    // vs_3_0: the FOG output, saturated (fixed-function.md 9.2): below 0
+    // (and NaN, and -0) is all fog colour, above 1 none.
+    let vs3 = "vs_3_0\ndcl_position v0\ndcl_texcoord v1\ndcl_position o0\ndcl_fog o1\n\
+               dcl_color o2\nmov o0, v0\nmov o1.x, v1.x\nmov o2, c0\n";
+    let img = both(|driver| shader_fog_columns(driver, vs3, 0));
+    let want: [u32; 11] = [
+        0xFF00_00FF,
+        0xFF00_00FF,
+        0xFF40_00BF,
+        0xFF80_0080,
+        0xFFFF_0000,
+        0xFFFF_0000,
+        0xFF00_00FF,
+        0xFF00_00FF,
+        0xFFBF_0040,
+        0xFFFF_0000,
+        0xFF00_00FF,
+    ];
+    for (i, (&got, &w)) in img.iter().zip(&want).enumerate() {
+        assert!(near(got, w), "column {i}: {got:08x}, want {w:08x}");
+    }
+    // vs_2_0: oFog (saturated when written), through the same rows.
+    let vs2 = "vs_2_0\ndcl_position v0\ndcl_texcoord v1\nmov oPos, v0\nmov oFog, v1.x\n\
+               mov oD0, c0\n";
+    let img2 = both(|driver| shader_fog_columns(driver, vs2, 0));
+    assert_eq!(img2[4], img[4]);
+    assert_eq!(img2[3], img[3]);
+    // Fog varying across each quad: the saturation happens per vertex.
+    for shift in [1, 3, 5] {
+        both(|driver| shader_fog_columns(driver, vs3, shift));
+        both(|driver| shader_fog_columns(driver, vs2, shift));
+    }
+}

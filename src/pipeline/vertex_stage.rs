@@ -188,37 +188,80 @@ fn put_ffp<T: Copy>(
     }
 }
 
-/// Writes one shader-processed vertex (its output slots) into `row`.
-fn put_shader(
-    out: &[[f32; 4]; 16],
+/// Writes one shader-processed vertex into `row`: `out` holds its output
+/// slots (values, or for the Warp row template the batch rows they come
+/// from), `fog` its fog factor ([`shader_fog`], or the template's source
+/// of it), `[nan, zero]` the fillers for an unwritten point size and
+/// position. Floats it does not name keep what `row` held.
+fn put_shader<T: Copy>(
+    out: &[[T; 4]; 16],
+    fog: T,
+    [nan, zero]: [T; 2],
     layout: &OutputLayout,
-    legacy: bool,
     var: &Varyings,
-    row: &mut [f32],
+    row: &mut [T],
 ) {
-    row[..4].copy_from_slice(&layout.position.map_or([0.0; 4], |p| out[p as usize & 15]));
+    row[..4].copy_from_slice(&layout.position.map_or([zero; 4], |p| out[p as usize & 15]));
     row[4] = layout
         .point_size
-        .map_or(f32::NAN, |(s, c)| out[s as usize & 15][c as usize & 3]);
+        .map_or(nan, |(s, c)| out[s as usize & 15][c as usize & 3]);
     let a = &mut row[HEADER..];
     for &slot in &var.slots {
         let at = var.slot_attr[slot as usize].unwrap_or(0);
         a[at..at + 4].copy_from_slice(&out[slot as usize & 15]);
     }
     if let Some(f) = var.fog {
-        // vs < 3: oFog.x, already saturated; vs_3_0: the FOG output,
-        // saturated; an unwritten fog reads 0 (fixed-function.md 9.2).
-        a[f] = if legacy {
-            out[OUT_FOG as usize][0]
-        } else {
-            layout.fog.map_or(0.0, |(s, c)| {
-                crate::ffp::math::sat(out[s as usize & 15][c as usize & 3])
-            })
-        };
+        a[f] = fog;
     }
 }
 
-/// 8-lane vertex-shader kernel over one instance's vertices.
+/// A shader-processed vertex's fog factor: vs < 3: oFog.x, already
+/// saturated; vs_3_0: the FOG output, saturated; an unwritten fog reads 0
+/// (fixed-function.md 9.2).
+fn shader_fog(out: &[[f32; 4]; 16], layout: &OutputLayout, legacy: bool) -> f32 {
+    if legacy {
+        out[OUT_FOG as usize][0]
+    } else {
+        layout.fog.map_or(0.0, |(s, c)| {
+            crate::ffp::math::sat(out[s as usize & 15][c as usize & 3])
+        })
+    }
+}
+
+/// The batch row of the Warp shader path that holds a vs_3_0's saturated
+/// fog output (rows 0..64 are the output slots' components, slot-major).
+const SAT_FOG_ROW: usize = 64;
+
+/// Batch rows of the Warp shader path: the 64 output components, then
+/// [`SAT_FOG_ROW`].
+const SHADER_BATCH_ROWS: usize = SAT_FOG_ROW + 1;
+
+/// The row template of the Warp shader path: [`put_shader`] over the
+/// batch rows, so the vector path writes exactly what the scalar one
+/// does, and every float it does not name is the constant 0 (the scalar
+/// path's zeroed row).
+fn shader_spread(layout: &OutputLayout, legacy: bool, var: &Varyings, stride: usize) -> RowSpread {
+    let out: [[RowSource; 4]; 16] =
+        std::array::from_fn(|slot| std::array::from_fn(|c| RowSource::Row(4 * slot + c)));
+    let fog = match (legacy, layout.fog) {
+        (true, _) => RowSource::Row(4 * OUT_FOG as usize),
+        (false, Some(_)) => RowSource::Row(SAT_FOG_ROW),
+        (false, None) => RowSource::Const(0.0),
+    };
+    let mut template = vec![RowSource::Const(0.0); stride];
+    put_shader(
+        &out,
+        fog,
+        [RowSource::Const(f32::NAN), RowSource::Const(0.0)],
+        layout,
+        var,
+        &mut template,
+    );
+    RowSpread::new(&template, SHADER_BATCH_ROWS)
+}
+
+/// 8-lane vertex-shader kernel over one instance's vertices, each batch of
+/// 8 written straight into its rows through the draw's template.
 struct ShaderBatch<'a> {
     program: &'a Prepared,
     plan: &'a FetchPlan,
@@ -227,7 +270,8 @@ struct ShaderBatch<'a> {
     instance: u32,
     consts: &'a OwnedConstants,
     textures: &'a BoundTextures,
-    outs: &'a mut Vec<[[[f32; 8]; 4]; 16]>,
+    spread: &'a RowSpread,
+    rows: &'a mut [f32],
 }
 
 impl Kernel for ShaderBatch<'_> {
@@ -235,8 +279,13 @@ impl Kernel for ShaderBatch<'_> {
     #[inline(always)]
     fn run<S: Simd>(self, s: S) {
         let (zero, one) = (s.splat(0.0), s.splat(1.0));
+        let stride = self.spread.stride();
+        let fog = (self.program.version().major >= 3)
+            .then(|| self.program.outputs().fog)
+            .flatten();
         let mut exec = Executor::new(self.program, s, &self.consts.view(), self.textures);
-        for chunk in self.numbers.chunks(8) {
+        let mut batch = [[0.0f32; 8]; SHADER_BATCH_ROWS];
+        for (b, chunk) in self.numbers.chunks(8).enumerate() {
             let last = chunk[chunk.len() - 1];
             let mut idx = [last; 8];
             idx[..chunk.len()].copy_from_slice(chunk);
@@ -246,13 +295,17 @@ impl Kernel for ShaderBatch<'_> {
                 .fetch8(s, self.plan, &idx, self.instance, &mut regs);
             let active = s.mask_from_bits((1u32 << chunk.len()) - 1);
             let o = exec.run_vertex(&regs, active);
-            let mut rows = [[[0.0f32; 8]; 4]; 16];
             for slot in 0..16 {
                 for c in 0..4 {
-                    rows[slot][c] = o[slot][c].to_array();
+                    o[slot][c].store(&mut batch[4 * slot + c]);
                 }
             }
-            self.outs.push(rows);
+            if let Some((fs, fc)) = fog {
+                let v = batch[4 * (fs as usize & 15) + (fc as usize & 3)];
+                batch[SAT_FOG_ROW] = v.map(crate::ffp::math::sat);
+            }
+            let out = &mut self.rows[8 * b * stride..];
+            self.spread.batch(s, &batch, chunk.len(), out);
         }
     }
 }
@@ -296,12 +349,15 @@ impl VertexProc {
         if stride == 0 {
             return;
         }
-        // The fixed-function row template is the draw's: built once here,
-        // not per chunk and worker.
-        let spread = self.ffp_spread(inp, stride);
+        // The row template is the draw's: built once here, not per chunk
+        // and worker.
+        let spread = self.spread(inp, stride);
         // Warp's fixed-function stage runs the pass on each batch before
         // spreading it, when the spread allows (`VertexPass::fused`).
-        let fused = spread.as_ref().and_then(|sp| pass.fused(sp));
+        let fused = match self {
+            VertexProc::Ffp { .. } => spread.as_ref().and_then(|sp| pass.fused(sp)),
+            VertexProc::Shader { .. } => None,
+        };
         let run = |nums: &[u32], rows: &mut [f32], codes: &mut [u32]| {
             let with = fused.as_ref().map(|f| (f, &mut *codes));
             if !self.run_rows(inp, nums, stride, spread.as_ref(), rows, with) {
@@ -327,16 +383,20 @@ impl VertexProc {
         }
     }
 
-    /// How the Warp fixed-function routine's batches go into rows of
-    /// `stride` floats (None for the Reference driver and for shaders).
-    /// Floats `put_ffp` does not name keep the template's constant 0: what
-    /// the Reference path's zeroed rows hold. The template names every
-    /// float, so the rows need not be zeroed first.
-    fn ffp_spread(&self, inp: &VertexInputs<'_>, stride: usize) -> Option<RowSpread> {
-        let VertexProc::Ffp { opts, program, .. } = self else {
-            return None;
-        };
+    /// How the Warp vertex stage's batches go into rows of `stride` floats
+    /// (None for the Reference driver). Floats `put_ffp` / `put_shader` do
+    /// not name keep the template's constant 0: what the Reference path's
+    /// zeroed rows hold. The template names every float, so the rows need
+    /// not be zeroed first.
+    fn spread(&self, inp: &VertexInputs<'_>, stride: usize) -> Option<RowSpread> {
         inp.lanes?;
+        let (opts, program) = match self {
+            VertexProc::Ffp { opts, program, .. } => (opts, program),
+            VertexProc::Shader { program, .. } => {
+                let legacy = program.version().major < 3;
+                return Some(shader_spread(program.outputs(), legacy, inp.var, stride));
+            }
+        };
         let layout = program.layout();
         let mut template = vec![RowSource::Const(0.0); stride];
         put_ffp(
@@ -350,7 +410,7 @@ impl VertexProc {
     }
 
     /// [`VertexProc::run`] for `numbers`, into `rows` (`stride` floats per
-    /// vertex); `spread` is [`VertexProc::ffp_spread`]'s. Returns whether
+    /// vertex); `spread` is [`VertexProc::spread`]'s. Returns whether
     /// it also ran `fused` (the pass, with its codes), which only the
     /// spread path does.
     fn run_rows(
@@ -418,12 +478,7 @@ impl VertexProc {
                 plan,
                 consts,
             } => {
-                let layout = program.outputs();
-                let legacy = program.version().major < 3;
-                // `put_shader` writes the stored slots of a zeroed row.
-                rows.fill(0.0);
-                if let Some(backend) = lanes {
-                    let mut outs = Vec::with_capacity(numbers.len().div_ceil(8));
+                if let (Some(spread), Some(backend)) = (spread, lanes) {
                     dispatch(
                         backend,
                         ShaderBatch {
@@ -434,23 +489,15 @@ impl VertexProc {
                             instance,
                             consts,
                             textures,
-                            outs: &mut outs,
+                            spread,
+                            rows,
                         },
                     );
-                    for i in 0..numbers.len() {
-                        let b = &outs[i / 8];
-                        let l = i % 8;
-                        let out: [[f32; 4]; 16] =
-                            std::array::from_fn(|s| std::array::from_fn(|c| b[s][c][l]));
-                        put_shader(
-                            &out,
-                            layout,
-                            legacy,
-                            var,
-                            &mut rows[i * stride..(i + 1) * stride],
-                        );
-                    }
                 } else {
+                    let layout = program.outputs();
+                    let legacy = program.version().major < 3;
+                    // `put_shader` writes the stored slots of a zeroed row.
+                    rows.fill(0.0);
                     let c = consts.view();
                     for (i, &n) in numbers.iter().enumerate() {
                         let mut regs = [[0.0, 0.0, 0.0, 1.0f32]; 16];
@@ -458,8 +505,9 @@ impl VertexProc {
                         let out = scalar::run_vertex(program, &regs, &c, textures);
                         put_shader(
                             &out,
+                            shader_fog(&out, layout, legacy),
+                            [f32::NAN, 0.0],
                             layout,
-                            legacy,
                             var,
                             &mut rows[i * stride..(i + 1) * stride],
                         );

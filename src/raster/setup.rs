@@ -472,16 +472,8 @@ fn input_window(list: &[usize], stride: usize) -> Option<InputWindow> {
 /// `crate::simd::each`).
 #[inline(always)]
 fn window_row<S: Simd>(s: S, row: &[f32], at: usize, persp: bool) -> S::F {
-    let mut a = [0f32; 8];
-    if let Some(r) = row.get(at..at + 8) {
-        a.copy_from_slice(r);
-    } else {
-        // A row shorter than the window (its last inputs near the row's
-        // end) leaves the lanes past it at zero: unlisted. (Out of the
-        // common path: a copy of variable length is a library call.)
-        let m = row.len().saturating_sub(at).min(8);
-        a[..m].copy_from_slice(&row[at..at + m]);
-    }
-    let v = s.f32s(a);
+    // A row shorter than the window (its last inputs near the row's end)
+    // leaves the lanes past it at zero: unlisted.
+    let v = s.load_f32_prefix(row.get(at..).unwrap_or(&[]));
     if persp { v * s.splat(row[3]) } else { v }
 }

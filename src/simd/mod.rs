@@ -119,6 +119,12 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
     fn splat_i(self, v: i32) -> Self::I;
     /// Lanes from an array (lane i = `a[i]`).
     fn i32s(self, a: [i32; 8]) -> Self::I;
+    /// Lanes from the first 8 `f32`s of `s`, or from all of `s` when it is
+    /// shorter, the lanes past its end 0.0. Reads only `s`: a vertex row
+    /// whose window runs past its end loads in one step, not through a
+    /// stack copy (a variable-length copy is a library call, and the load
+    /// after it stalls on store forwarding).
+    fn load_f32_prefix(self, s: &[f32]) -> Self::F;
     /// Lanes from the first 8 `u32`s of `s` (as bit patterns). Panics if `s` is shorter.
     fn load_u32(self, s: &[u32]) -> Self::I;
     /// Lanes 0..4 from `r0[..4]`, lanes 4..8 from `r1[..4]` (a 4x2 stamp's

@@ -53,6 +53,13 @@ impl Simd for Portable {
         PI(i32x8::from(a))
     }
     #[inline(always)]
+    fn load_f32_prefix(self, s: &[f32]) -> PF {
+        let mut a = [0.0f32; 8];
+        let n = s.len().min(8);
+        a[..n].copy_from_slice(&s[..n]);
+        PF(f32x8::from(a))
+    }
+    #[inline(always)]
     fn load_u32(self, s: &[u32]) -> PI {
         let a: [u32; 8] = s[..8].try_into().unwrap_or([0; 8]);
         PI(i32x8::from(a.map(|v| v as i32)))

@@ -574,3 +574,57 @@ fn interleave3_lays_triples_one_after_another() {
         assert_eq!(dispatch(backend, Interleave), want, "{backend:?}");
     }
 }
+
+/// `load_f32_prefix` of the last `n` floats of a vector, for every `n`
+/// from 0 to 10 (lanes past a short slice 0.0; special values kept bit
+/// for bit). Under Miri this also checks that no lane past the slice is read.
+struct Prefixes;
+
+impl Kernel for Prefixes {
+    type Output = Vec<[u32; 8]>;
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> Vec<[u32; 8]> {
+        let src: Vec<f32> = vec![
+            1.5,
+            -0.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::MIN_POSITIVE / 2.0,
+            -3.0,
+            7.25,
+            f32::NEG_INFINITY,
+            9.0,
+            10.0,
+        ];
+        (0..=src.len())
+            .map(|n| {
+                let v = s.load_f32_prefix(&src[src.len() - n..]);
+                v.to_array().map(f32::to_bits)
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn prefix_loads_fill_the_lanes_past_a_short_slice_with_zero() {
+    let src = [
+        1.5f32,
+        -0.0,
+        f32::NAN,
+        f32::INFINITY,
+        f32::MIN_POSITIVE / 2.0,
+        -3.0,
+        7.25,
+        f32::NEG_INFINITY,
+        9.0,
+        10.0,
+    ];
+    let want: Vec<[u32; 8]> = (0..=src.len())
+        .map(|n| {
+            let tail = &src[src.len() - n..];
+            std::array::from_fn(|i| tail.get(i).copied().unwrap_or(0.0).to_bits())
+        })
+        .collect();
+    assert_eq!(dispatch(Backend::Portable, Prefixes), want);
+    assert_eq!(dispatch(Backend::new(true), Prefixes), want);
+}

@@ -117,6 +117,23 @@ impl Simd for Avx2 {
         AI(unsafe { _mm256_loadu_si256(a.as_ptr().cast()) })
     }
     #[inline(always)]
+    fn load_f32_prefix(self, s: &[f32]) -> AF {
+        if let Some(full) = s.get(..8) {
+            // SAFETY: AVX2 is present (token); the slice holds 8 f32s.
+            return AF(unsafe { _mm256_loadu_ps(full.as_ptr()) });
+        }
+        // Lanes below the length load; the mask keeps the others from
+        // being read (a masked-off lane never faults) and makes them 0.0.
+        let n = s.len() as i32;
+        let mask = avx!(_mm256_cmpgt_epi32(
+            _mm256_set1_epi32(n),
+            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+        ));
+        // SAFETY: AVX2 is present (token); only the `s.len()` lanes the
+        // mask selects are read, all inside `s`.
+        AF(unsafe { _mm256_maskload_ps(s.as_ptr(), mask) })
+    }
+    #[inline(always)]
     fn load_u32(self, s: &[u32]) -> AI {
         let s = &s[..8];
         // SAFETY: AVX2 is present (token); the slice was checked to hold 8 u32s.
