@@ -86,6 +86,23 @@ pub(crate) const MAX_DRAWS: usize = 512;
 /// still near when its bands read it.
 pub(crate) const MAX_BATCH_BYTES: usize = 512 << 10;
 
+/// A draw set up and binned, on its way into the batch
+/// ([`DrawQueue::push`]): what shading it needs, and the workers and
+/// backend it is shaded with.
+#[derive(Debug)]
+pub(crate) struct PendingDraw {
+    pub(crate) st: DrawState,
+    pub(crate) buf: VertexBuf,
+    pub(crate) stage: Stage,
+    /// The pixel stage's input planes (`Inputs::list`), the fog plane last.
+    pub(crate) inputs: Vec<usize>,
+    pub(crate) flat: u64,
+    pub(crate) fog: Option<usize>,
+    pub(crate) binned: Binned,
+    pub(crate) pool: Option<Arc<rayon::ThreadPool>>,
+    pub(crate) backend: Backend,
+}
+
 /// A draw whose pixels wait in the batch.
 #[derive(Debug)]
 struct QueuedDraw {
@@ -247,18 +264,22 @@ impl DrawQueue {
     }
 
     /// Queues a binned draw, after handing the batch to the workers when
-    /// the draw cannot join it ([`DrawQueue::accepts`]).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn push(
-        self: &Arc<Self>,
-        st: DrawState,
-        buf: VertexBuf,
-        stage: Stage,
-        inputs: &Inputs<'_>,
-        binned: Binned,
-        pool: Option<Arc<rayon::ThreadPool>>,
-        backend: Backend,
-    ) {
+    /// the draw cannot join it ([`DrawQueue::accepts`]). Called on the
+    /// application's thread only (`DrawDevice::execute`): a hand-over may
+    /// wait for the batch before, and a wait on one of the pool's workers
+    /// would run other jobs while holding the queue's order.
+    pub(crate) fn push(self: &Arc<Self>, draw: PendingDraw) {
+        let PendingDraw {
+            st,
+            buf,
+            stage,
+            inputs,
+            flat,
+            fog,
+            binned,
+            pool,
+            backend,
+        } = draw;
         let surfaces = crate::driver::targets::draw_surfaces(&st);
         let bytes = buf.data.len() * std::mem::size_of::<f32>() + binned.bytes();
         if !self.accepts(&surfaces, &pool, backend, bytes) {
@@ -285,13 +306,19 @@ impl DrawQueue {
             st,
             buf,
             stage,
-            inputs: inputs.list.to_vec(),
-            flat: inputs.flat,
-            fog: inputs.fog,
+            inputs,
+            flat,
+            fog,
             binned,
             depth,
             colors: [c0, c1, c2, c3],
         });
+        // A full batch (a large draw fills one alone) goes to the workers
+        // now: nothing can join it.
+        if b.bytes >= MAX_BATCH_BYTES || b.draws.len() >= MAX_DRAWS {
+            drop(b);
+            self.submit();
+        }
     }
 
     /// Samples that passed in shaded batches since the last call.

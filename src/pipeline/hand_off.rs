@@ -16,7 +16,7 @@ use crate::raster::Primitives;
 use crate::shader::exec::ps1;
 use crate::shader::exec::regs::OUT_D0;
 
-use super::deferred::{Stage, with_stage};
+use super::deferred::{PendingDraw, Stage, with_stage};
 use super::draw_state::{DrawPlan, bump_env, ps1_projection};
 use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
 use super::state::DrawState;
@@ -111,10 +111,17 @@ pub(super) fn hand_off(
         points,
         ..
     } = vertices;
-    let small = call.primitive.vertex_count(call.primitive_count) <= CALLER_DRAW_VERTICES;
-    let data = if form.defers_small_draws && small {
-        // A small Warp draw: binned now, shaded with the batch.
-        queue(d, st, buf, &mut prims, points.as_ref(), stage, fog_attr)
+    let large = call.primitive.vertex_count(call.primitive_count) > CALLER_DRAW_VERTICES;
+    let data = if form.defers_draws {
+        // A Warp draw on more than one thread: binned now, shaded with the
+        // batch (a large one binned across the workers, its batch handed
+        // over at once).
+        let bin_pool = if large { d.split_pool() } else { None };
+        let ctx = QueueContext {
+            fog_attr,
+            bin_pool: bin_pool.as_deref(),
+        };
+        queue(d, st, buf, &mut prims, points.as_ref(), stage, ctx)
     } else {
         // Its targets' writes complete the batch first (`deferred`).
         with_stage!(&stage, |s| render(
@@ -183,7 +190,14 @@ fn warp_primitives<'a, P: PixelStage>(
     }
 }
 
-/// Queues a small Warp draw: bins it and hands it to the device's batch
+/// What [`queue`] needs besides the draw: where the fog factor is
+/// interpolated from, and the workers a large draw is binned on.
+struct QueueContext<'a> {
+    fog_attr: Option<usize>,
+    bin_pool: Option<&'a rayon::ThreadPool>,
+}
+
+/// Queues a Warp draw: bins it and hands it to the device's batch
 /// of deferred draws (`deferred`), shading it there. Returns a vertex
 /// buffer for the next draw to fill (the draw keeps its own).
 fn queue(
@@ -193,9 +207,9 @@ fn queue(
     prims: &mut Vec<Prim>,
     points: Option<&DeferredPoints>,
     stage: Stage,
-    fog_attr: Option<usize>,
+    ctx: QueueContext<'_>,
 ) -> Vec<f32> {
-    let (list, flat, fog) = with_stage!(&stage, |s| stage_inputs(s, fog_attr));
+    let (list, flat, fog) = with_stage!(&stage, |s| stage_inputs(s, ctx.fog_attr));
     let inputs = Inputs {
         list: &list,
         flat,
@@ -218,14 +232,25 @@ fn queue(
             &inputs,
             s,
             backend,
-            None,
+            ctx.bin_pool,
         )
     });
     if binned.is_empty() {
         queue.recycle(binned.parts, floats);
         return buf.data;
     }
-    queue.push(st, buf, stage, &inputs, binned, pool, backend);
+    // Pushed by `DrawDevice::execute`, on the application's thread.
+    d.pipeline.pending = Some(PendingDraw {
+        st,
+        buf,
+        stage,
+        inputs: list,
+        flat,
+        fog,
+        binned,
+        pool,
+        backend,
+    });
     floats
 }
 

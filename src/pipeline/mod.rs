@@ -100,8 +100,11 @@ pub(crate) struct Pipeline {
     pub(crate) codes: Vec<u32>,
     /// Prepared shaders and fixed-function routines (`draw_state`).
     caches: draw_state::Caches,
-    /// Small Warp draws waiting to be shaded (`deferred`).
+    /// Warp draws waiting to be shaded (`deferred`).
     queue: Arc<deferred::DrawQueue>,
+    /// The draw just set up, on its way into `queue` (pushed on the
+    /// application's thread when the draw returns).
+    pending: Option<deferred::PendingDraw>,
 }
 
 impl Pipeline {
@@ -261,9 +264,9 @@ pub(crate) struct DriverForm {
     /// A single texture stage runs in its closed one-texture form (Warp);
     /// the Reference keeps the literal cascade, the form's oracle.
     pub(crate) one_texture_stage: bool,
-    /// Small draws are queued and shaded with a batch (Warp on more than
-    /// one thread; `deferred`).
-    pub(crate) defers_small_draws: bool,
+    /// Draws are queued and shaded with a batch (Warp on more than one
+    /// thread; `deferred`), their front end run on the caller.
+    pub(crate) defers_draws: bool,
     /// The Reference driver rasterizes.
     pub(crate) reference: bool,
 }
@@ -276,7 +279,7 @@ impl DrawDevice<'_> {
             lanes: warp.then_some(self.backend),
             point_words: warp,
             one_texture_stage: warp,
-            defers_small_draws: warp && self.threads > 1,
+            defers_draws: warp && self.threads > 1,
             reference: !warp,
         }
     }
@@ -290,25 +293,32 @@ impl DrawDevice<'_> {
     /// across the workers when it covers the screen. A larger Warp draw
     /// runs whole on the device's workers, whose phases then fork and join
     /// among themselves (injecting each phase from outside the pool cost
-    /// S2 and S5-nocull a few per cent). The caller's stack is not warp9's
+    /// S2 and S5-nocull a few per cent). On more than one thread every
+    /// Warp draw is then queued (`deferred`): its shading joins the batch
+    /// and the next draw's front end runs while it is shaded (S6 as 64
+    /// draws paid a fork and join for the shading of every draw); the
+    /// draw enters the queue here, on the application's thread, since a
+    /// hand-over may wait for the batch before. The caller's stack is not warp9's
     /// choice, so a draw there gets [`DRAW_STACK_RED_ZONE`] of it, or a
     /// fresh segment of [`WORKER_STACK_BYTES`] where less is left
     /// (`stacker`): a test harness's 2 MB thread draws as the main thread
     /// does.
     pub(crate) fn execute(&mut self, call: DrawCall) -> Result<()> {
         let vertices = call.primitive.vertex_count(call.primitive_count);
-        if vertices > CALLER_DRAW_VERTICES
-            && let Some(pool) = self.draw_pool()
-        {
-            return pool.install(|| draw_state::execute(self, call));
+        let drawn = match self.draw_pool() {
+            Some(pool) if vertices > CALLER_DRAW_VERTICES => {
+                pool.install(|| draw_state::execute(self, call))
+            }
+            // Miri cannot switch stacks (stacker's segment is made by assembly).
+            _ if cfg!(miri) => draw_state::execute(self, call),
+            _ => stacker::maybe_grow(DRAW_STACK_RED_ZONE, WORKER_STACK_BYTES, || {
+                draw_state::execute(self, call)
+            }),
+        };
+        if let Some(draw) = self.pipeline.pending.take() {
+            self.pipeline.queue.push(draw);
         }
-        // Miri cannot switch stacks (stacker's segment is made by assembly).
-        if cfg!(miri) {
-            return draw_state::execute(self, call);
-        }
-        stacker::maybe_grow(DRAW_STACK_RED_ZONE, WORKER_STACK_BYTES, || {
-            draw_state::execute(self, call)
-        })
+        drawn
     }
 
     /// The pool a large draw runs on: the Warp driver's workers, None for
