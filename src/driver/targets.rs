@@ -74,41 +74,46 @@ impl<'a> FrameTargets<'a> {
         }
     }
 
-    /// Splits into bands of `band` rows (the last may be shorter).
+    /// Splits into bands of `band` rows (the last may be shorter). Each
+    /// target's bytes are cut band by band as the bands are made, so the
+    /// split allocates the list of bands only (it runs once per draw drawn
+    /// at once).
     pub(crate) fn into_bands(self, band: usize) -> Vec<FrameTargets<'a>> {
+        let band = band.max(1);
         let n = (self.rows as usize).div_ceil(band);
-        let split = |t: Option<TargetBytes<'a>>| -> Vec<Option<TargetBytes<'a>>> {
-            match t {
-                None => (0..n).map(|_| None).collect(),
-                Some(t) => {
-                    let (pitch, bpp) = (t.pitch, t.bpp);
-                    let mut v: Vec<Option<TargetBytes<'a>>> = t
-                        .bytes
-                        .chunks_mut(pitch * band)
-                        .map(|bytes| Some(TargetBytes { bytes, pitch, bpp }))
-                        .collect();
-                    v.resize_with(n, || None);
-                    v
-                }
-            }
-        };
-        let mut depth = split(self.depth).into_iter();
-        let [c0, c1, c2, c3] = self.colors;
-        let mut cs = [split(c0), split(c1), split(c2), split(c3)].map(|v| v.into_iter());
+        let mut depth = self.depth;
+        let mut colors = self.colors;
         (0..n)
             .map(|i| FrameTargets {
                 y0: self.y0 + (i * band) as i32,
                 rows: ((self.rows as usize - i * band).min(band)) as i32,
-                depth: depth.next().flatten(),
-                colors: [
-                    cs[0].next().flatten(),
-                    cs[1].next().flatten(),
-                    cs[2].next().flatten(),
-                    cs[3].next().flatten(),
-                ],
+                depth: cut_rows(&mut depth, band),
+                colors: colors.each_mut().map(|c| cut_rows(c, band)),
             })
             .collect()
     }
+}
+
+/// The first `rows` rows of `target` (fewer where it ends sooner; None once
+/// it is used up), leaving the rest in `target`.
+fn cut_rows<'a>(target: &mut Option<TargetBytes<'a>>, rows: usize) -> Option<TargetBytes<'a>> {
+    let t = target.take()?;
+    let (pitch, bpp) = (t.pitch, t.bpp);
+    if t.bytes.is_empty() {
+        return None;
+    }
+    let at = (pitch * rows).min(t.bytes.len());
+    let (head, tail) = t.bytes.split_at_mut(at);
+    *target = Some(TargetBytes {
+        bytes: tail,
+        pitch,
+        bpp,
+    });
+    Some(TargetBytes {
+        bytes: head,
+        pitch,
+        bpp,
+    })
 }
 
 fn bpp(s: &Surface) -> usize {
