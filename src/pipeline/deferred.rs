@@ -163,6 +163,10 @@ struct Batch {
 struct FreeBuffers {
     parts: Vec<Vec<Part>>,
     floats: Vec<Vec<f32>>,
+    /// A shaded batch's list of draws, emptied: the next batch fills it
+    /// (growing a list of 512 draws from empty cost S7 about 1.5 % of the
+    /// caller's instructions in reallocations).
+    draws: Vec<QueuedDraw>,
 }
 
 /// A batch being shaded on the workers: done when `done` is set.
@@ -289,6 +293,9 @@ impl DrawQueue {
         if b.draws.is_empty() {
             b.pool = pool;
             b.backend = Some(backend);
+            if b.draws.capacity() == 0 {
+                b.draws = std::mem::take(&mut lock(&self.free).draws);
+            }
         }
         for (slot, s) in b.surfaces.iter_mut().zip(&surfaces) {
             if slot.is_none()
@@ -440,12 +447,16 @@ impl DrawQueue {
             },
         );
         self.samples.fetch_add(passed, Ordering::AcqRel);
+        let mut draws = draws;
         let mut free = lock(&self.free);
-        for d in draws {
+        for d in draws.drain(..) {
             if free.parts.len() < MAX_DRAWS {
                 free.parts.push(d.binned.parts);
                 free.floats.push(d.buf.data);
             }
+        }
+        if draws.capacity() > free.draws.capacity() {
+            free.draws = draws;
         }
     }
 }
