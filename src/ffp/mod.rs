@@ -57,6 +57,6 @@ pub use stages::{
 };
 pub use state::{FfpInputLayout, FfpState};
 pub use vertex::{
-    BatchPass, FfpVertexCache, FfpVertexProgram, VertexJob, process_vertices,
+    BatchPass, FFP_CACHE_ENTRIES, FfpVertexCache, FfpVertexProgram, VertexJob, process_vertices,
     process_vertices_into, process_vertices_with,
 };

@@ -664,7 +664,8 @@ pub fn reference_shade8<F: TextureFetchScalar>(
     })
 }
 
-/// Compiled cascades by key.
+/// Compiled cascades by key (at most
+/// [`FFP_CACHE_ENTRIES`](super::vertex::FFP_CACHE_ENTRIES) of them).
 #[derive(Debug, Default)]
 pub struct FfpPixelCache {
     map: std::collections::HashMap<FfpPixelKey, std::sync::Arc<FfpPixelProgram>>,
@@ -673,6 +674,9 @@ pub struct FfpPixelCache {
 impl FfpPixelCache {
     /// The program for `key`, compiled on first use.
     pub fn get(&mut self, key: &FfpPixelKey) -> std::sync::Arc<FfpPixelProgram> {
+        if self.map.len() >= super::vertex::FFP_CACHE_ENTRIES && !self.map.contains_key(key) {
+            self.map.clear();
+        }
         self.map
             .entry(key.clone())
             .or_insert_with(|| std::sync::Arc::new(FfpPixelProgram::new(key.clone())))

@@ -445,7 +445,15 @@ fn unwrap4<S: Simd>(out: &mut [S::F; 4], v: &[V<S>; 4]) {
     }
 }
 
-/// Programs by key, so a state seen before reuses its routine.
+/// Programs a fixed-function cache (vertex or pixel) keeps at most: an
+/// application that walks through more states than this starts the cache
+/// over (each state then costs one compile again) instead of growing it
+/// without bound. A frame of real D3D9 state rarely has more than a few
+/// dozen fixed-function variants.
+pub const FFP_CACHE_ENTRIES: usize = 256;
+
+/// Programs by key, so a state seen before reuses its routine (at most
+/// [`FFP_CACHE_ENTRIES`] of them).
 #[derive(Debug, Default)]
 pub struct FfpVertexCache {
     map: HashMap<FfpVertexKey, Arc<FfpVertexProgram>>,
@@ -456,6 +464,9 @@ impl FfpVertexCache {
     pub fn get(&mut self, key: &FfpVertexKey) -> Arc<FfpVertexProgram> {
         if let Some(p) = self.map.get(key) {
             return p.clone();
+        }
+        if self.map.len() >= FFP_CACHE_ENTRIES {
+            self.map.clear();
         }
         let p = Arc::new(FfpVertexProgram::new(key.clone()));
         self.map.insert(key.clone(), p.clone());

@@ -557,3 +557,47 @@ fn instanced_world_offsets_through_the_vertex_stage() {
         assert_eq!(out[0].diffuse[0], [0.1, 0.2, 0.3][instance as usize]);
     }
 }
+
+/// The fixed-function vertex cache returns one program per key while it
+/// holds it, and never holds more than `FFP_CACHE_ENTRIES` programs
+/// however many states an application walks through.
+#[test]
+fn vertex_cache_reuses_programs_and_stays_bounded() {
+    let state = FfpState::default();
+    let (layout, _) = FfpInputLayout::new(&[
+        warp9::vertex::VertexElement::new(0, 0, D::Float3, U::Position, 0),
+        warp9::vertex::VertexElement::new(0, 12, D::Float2, U::TexCoord, 0),
+    ]);
+    let key = |tex_stages: u8, points: bool| {
+        FfpVertexKey::new(
+            &state,
+            &layout,
+            DrawOptions {
+                points,
+                tex_stages,
+                max_lights: 8,
+            },
+        )
+    };
+    let mut cache = FfpVertexCache::default();
+    let first = cache.get(&key(1, false));
+    assert!(std::sync::Arc::ptr_eq(&first, &cache.get(&key(1, false))));
+    assert_eq!(cache.len(), 1);
+    // 512 distinct keys: every subset of the 8 stages, with and without points.
+    let mut distinct = std::collections::HashSet::new();
+    for points in [false, true] {
+        for t in 0..=255u8 {
+            let k = key(t, points);
+            distinct.insert(k.clone());
+            cache.get(&k);
+            assert!(cache.len() <= FFP_CACHE_ENTRIES, "{} programs", cache.len());
+        }
+    }
+    assert!(
+        distinct.len() > FFP_CACHE_ENTRIES,
+        "the keys must overflow the cache"
+    );
+    // The last key is still there: a repeated state costs a lookup.
+    let last = cache.get(&key(255, true));
+    assert!(std::sync::Arc::ptr_eq(&last, &cache.get(&key(255, true))));
+}
