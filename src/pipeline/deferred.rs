@@ -86,11 +86,10 @@ pub(crate) const MAX_DRAWS: usize = 512;
 /// still near when its bands read it.
 pub(crate) const MAX_BATCH_BYTES: usize = 512 << 10;
 
-/// A draw set up and binned, on its way into the batch
-/// ([`DrawQueue::push`]): what shading it needs, and the workers and
-/// backend it is shaded with.
+/// What shading a set-up and binned draw needs: its state, vertices,
+/// pixel stage, inputs and bins.
 #[derive(Debug)]
-pub(crate) struct PendingDraw {
+pub(crate) struct ShadeWork {
     pub(crate) st: DrawState,
     pub(crate) buf: VertexBuf,
     pub(crate) stage: Stage,
@@ -99,6 +98,13 @@ pub(crate) struct PendingDraw {
     pub(crate) flat: u64,
     pub(crate) fog: Option<usize>,
     pub(crate) binned: Binned,
+}
+
+/// A draw on its way into the batch ([`DrawQueue::push`]): its work, and
+/// the workers and backend it is shaded with.
+#[derive(Debug)]
+pub(crate) struct PendingDraw {
+    pub(crate) work: ShadeWork,
     pub(crate) pool: Option<Arc<rayon::ThreadPool>>,
     pub(crate) backend: Backend,
 }
@@ -106,14 +112,7 @@ pub(crate) struct PendingDraw {
 /// A draw whose pixels wait in the batch.
 #[derive(Debug)]
 struct QueuedDraw {
-    st: DrawState,
-    buf: VertexBuf,
-    stage: Stage,
-    /// The pixel stage's input planes (`Inputs::list`), the fog plane last.
-    inputs: Vec<usize>,
-    flat: u64,
-    fog: Option<usize>,
-    binned: Binned,
+    work: ShadeWork,
     /// The surfaces the draw writes: depth, then colour targets 0..4.
     depth: bool,
     colors: [bool; 4],
@@ -122,23 +121,18 @@ struct QueuedDraw {
 impl QueuedDraw {
     /// Shades the draw's part of `band`.
     fn shade(&self, band: &mut FrameTargets<'_>, backend: Backend) -> u64 {
-        if !self.binned.touches(&self.st, band.y0, band.rows) {
+        let w = &self.work;
+        if !w.binned.touches(&w.st, band.y0, band.rows) {
             return 0;
         }
         let inputs = Inputs {
-            list: &self.inputs,
-            flat: self.flat,
-            fog: self.fog,
+            list: &w.inputs,
+            flat: w.flat,
+            fog: w.fog,
         };
         let view = band.view(self.depth, self.colors);
-        with_stage!(&self.stage, |s| crate::raster::shade_band(
-            &self.binned,
-            &self.st,
-            &self.buf,
-            &inputs,
-            s,
-            view,
-            backend
+        with_stage!(&w.stage, |s| crate::raster::shade_band(
+            &w.binned, &w.st, &w.buf, &inputs, s, view, backend
         ))
     }
 }
@@ -274,18 +268,12 @@ impl DrawQueue {
     /// would run other jobs while holding the queue's order.
     pub(crate) fn push(self: &Arc<Self>, draw: PendingDraw) {
         let PendingDraw {
-            st,
-            buf,
-            stage,
-            inputs,
-            flat,
-            fog,
-            binned,
+            work,
             pool,
             backend,
         } = draw;
-        let surfaces = crate::driver::targets::draw_surfaces(&st);
-        let bytes = buf.data.len() * std::mem::size_of::<f32>() + binned.bytes();
+        let surfaces = crate::driver::targets::draw_surfaces(&work.st);
+        let bytes = work.buf.data.len() * std::mem::size_of::<f32>() + work.binned.bytes();
         if !self.accepts(&surfaces, &pool, backend, bytes) {
             self.submit();
         }
@@ -310,13 +298,7 @@ impl DrawQueue {
         b.bytes += bytes;
         let [c0, c1, c2, c3, depth] = surfaces.map(|s| s.is_some());
         b.draws.push(QueuedDraw {
-            st,
-            buf,
-            stage,
-            inputs,
-            flat,
-            fog,
-            binned,
+            work,
             depth,
             colors: [c0, c1, c2, c3],
         });
@@ -451,8 +433,8 @@ impl DrawQueue {
         let mut free = lock(&self.free);
         for d in draws.drain(..) {
             if free.parts.len() < MAX_DRAWS {
-                free.parts.push(d.binned.parts);
-                free.floats.push(d.buf.data);
+                free.parts.push(d.work.binned.parts);
+                free.floats.push(d.work.buf.data);
             }
         }
         if draws.capacity() > free.draws.capacity() {

@@ -16,7 +16,7 @@ use crate::raster::Primitives;
 use crate::shader::exec::ps1;
 use crate::shader::exec::regs::OUT_D0;
 
-use super::deferred::{PendingDraw, Stage, with_stage};
+use super::deferred::{PendingDraw, ShadeWork, Stage, with_stage};
 use super::draw_state::{DrawPlan, bump_env, ps1_projection};
 use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
 use super::state::DrawState;
@@ -241,13 +241,15 @@ fn queue(
     }
     // Pushed by `DrawDevice::execute`, on the application's thread.
     d.pipeline.pending = Some(PendingDraw {
-        st,
-        buf,
-        stage,
-        inputs: list,
-        flat,
-        fog,
-        binned,
+        work: ShadeWork {
+            st,
+            buf,
+            stage,
+            inputs: list,
+            flat,
+            fog,
+            binned,
+        },
         pool,
         backend,
     });

@@ -575,6 +575,20 @@ fn interleave3_lays_triples_one_after_another() {
     }
 }
 
+/// The floats [`Prefixes`] loads from: special values among plain ones.
+const PREFIX_SOURCE: [f32; 10] = [
+    1.5,
+    -0.0,
+    f32::NAN,
+    f32::INFINITY,
+    f32::MIN_POSITIVE / 2.0,
+    -3.0,
+    7.25,
+    f32::NEG_INFINITY,
+    9.0,
+    10.0,
+];
+
 /// `load_f32_prefix` of the last `n` floats of a vector, for every `n`
 /// from 0 to 10 (lanes past a short slice 0.0; special values kept bit
 /// for bit). Under Miri this also checks that no lane past the slice is read.
@@ -584,18 +598,7 @@ impl Kernel for Prefixes {
     type Output = Vec<[u32; 8]>;
     #[inline(always)]
     fn run<S: Simd>(self, s: S) -> Vec<[u32; 8]> {
-        let src: Vec<f32> = vec![
-            1.5,
-            -0.0,
-            f32::NAN,
-            f32::INFINITY,
-            f32::MIN_POSITIVE / 2.0,
-            -3.0,
-            7.25,
-            f32::NEG_INFINITY,
-            9.0,
-            10.0,
-        ];
+        let src = PREFIX_SOURCE;
         (0..=src.len())
             .map(|n| {
                 let v = s.load_f32_prefix(&src[src.len() - n..]);
@@ -607,18 +610,7 @@ impl Kernel for Prefixes {
 
 #[test]
 fn prefix_loads_fill_the_lanes_past_a_short_slice_with_zero() {
-    let src = [
-        1.5f32,
-        -0.0,
-        f32::NAN,
-        f32::INFINITY,
-        f32::MIN_POSITIVE / 2.0,
-        -3.0,
-        7.25,
-        f32::NEG_INFINITY,
-        9.0,
-        10.0,
-    ];
+    let src = PREFIX_SOURCE;
     let want: Vec<[u32; 8]> = (0..=src.len())
         .map(|n| {
             let tail = &src[src.len() - n..];
