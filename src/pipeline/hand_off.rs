@@ -21,7 +21,7 @@ use super::draw_state::{DrawPlan, bump_env, ps1_projection};
 use super::pixel_stages::{FfpPixelStage, InputMap, OwnedConstants, ShaderPixelStage};
 use super::state::DrawState;
 use super::tex_stage::TexStage;
-use super::vertices::{DeferredPoints, DrawVertices};
+use super::vertices::{DeferredPoints, DrawVertices, give_back};
 use super::{CALLER_DRAW_VERTICES, DrawCall, DrawDevice, DriverForm};
 
 /// The pixel stage of a draw, built once (see the module docs).
@@ -107,7 +107,6 @@ pub(super) fn hand_off(
     let DrawVertices {
         buf,
         mut prims,
-        var,
         points,
         ..
     } = vertices;
@@ -136,14 +135,7 @@ pub(super) fn hand_off(
         ));
         buf.data
     };
-    DrawVertices {
-        buf: VertexBuf { stride: 0, data },
-        prims,
-        var,
-        ffp_key: None,
-        points,
-    }
-    .recycle(d.pipeline);
+    give_back(d.pipeline, data, prims, points);
 }
 
 /// The pixel stage's inputs as the drivers take them: its planes, then

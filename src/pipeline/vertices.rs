@@ -50,12 +50,23 @@ impl DrawVertices {
 
     /// Gives the device back the buffers the draw took.
     pub(super) fn recycle(self, pipeline: &mut Pipeline) {
-        if let Some(p) = self.points {
-            pipeline.codes = p.words;
-        }
-        pipeline.vertex_data = self.buf.data;
-        pipeline.prims = self.prims;
+        give_back(pipeline, self.buf.data, self.prims, self.points);
     }
+}
+
+/// Gives the device back a draw's buffers for the next draw to fill: its
+/// vertex floats, primitive list and point words.
+pub(super) fn give_back(
+    pipeline: &mut Pipeline,
+    vertex_data: Vec<f32>,
+    prims: Vec<Prim>,
+    points: Option<DeferredPoints>,
+) {
+    if let Some(p) = points {
+        pipeline.codes = p.words;
+    }
+    pipeline.vertex_data = vertex_data;
+    pipeline.prims = prims;
 }
 
 /// Pre-transformed vertices (`layout`): the distinct vertex numbers the
