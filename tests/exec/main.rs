@@ -11,7 +11,6 @@ mod exec_support;
 
 mod differential;
 mod flow;
-mod flow_pixel;
 mod fuzz_inputs;
 mod instructions;
 mod link;
