@@ -11,6 +11,7 @@ mod exec_support;
 
 mod differential;
 mod flow;
+mod flow_pixel;
 mod fuzz_inputs;
 mod instructions;
 mod link;

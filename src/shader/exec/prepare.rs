@@ -115,9 +115,6 @@ pub struct Prepared {
     pub(crate) budget: u32,
     /// Index of the main program's `End` op.
     pub(crate) main_end: u32,
-    /// The main program has no flow control (no jumps, loops or calls), so
-    /// the 8-lane interpreter may run it op by op over a batch of stamps.
-    pub(crate) straight: bool,
     /// Output slots the program may write (bit per slot).
     pub(crate) written_outputs: u16,
     /// Temporaries to clear before a run (highest used + 1).
@@ -198,24 +195,7 @@ impl Prepared {
         });
         let (wide_ops, const_slots) = widen(&b.ops);
         let main_end = b.ops.iter().position(|o| o.kind == Kind::End).unwrap_or(0);
-        let straight = b.ops[..main_end].iter().all(|o| {
-            !matches!(
-                o.kind,
-                Kind::If { .. }
-                    | Kind::Else { .. }
-                    | Kind::EndIf
-                    | Kind::Loop { .. }
-                    | Kind::EndLoop { .. }
-                    | Kind::Break
-                    | Kind::BreakIf(_)
-                    | Kind::Call { .. }
-                    | Kind::Ret
-                    | Kind::EndSub
-                    | Kind::End
-            )
-        });
         Prepared {
-            straight,
             version: v,
             wide_ops,
             const_slots,

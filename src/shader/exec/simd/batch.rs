@@ -2,11 +2,13 @@
 //! paid once per batch, not once per stamp.
 //!
 //! Each stamp of a batch has its own register bank (register file, `a0`,
-//! `p0`, kill mask). A program without flow control ([`Prepared::straight`])
-//! runs op by op: a pure op (`Kind::pure_arity`) whose operands are all plain
-//! registers (`BatchForm::Tight`) is computed for every stamp in one tight loop; any other op
-//! runs through the per-stamp [`Machine::exec`] with the stamp's bank
-//! swapped in. Programs with flow control run stamp by stamp.
+//! `p0`, kill mask). The program runs op by op over the batch
+//! (`super::flow`, which also runs its flow control with a mask per stamp):
+//! a pure op (`Kind::pure_arity`) whose operands are all plain registers
+//! (`BatchForm::Tight`) is computed for every stamp in one tight loop
+//! (writes blended under a stamp's mask where flow control narrowed it);
+//! any other op runs through the per-stamp [`Machine::exec`] with the
+//! stamp's bank swapped in.
 //!
 //! Equality with the per-stamp run: the values of every lane of an active
 //! quad are computed by the same operations in the same order. The tight
@@ -14,12 +16,10 @@
 //! no covered pixel needs); nothing reads those lanes back: derivatives
 //! stay inside a quad, texture fetches and `texkill` take the mask, and the
 //! caller writes only covered lanes.
-//!
-//! [`Prepared::straight`]: super::super::prepare::Prepared
 
 use crate::simd::{MaskV, Simd};
 
-use super::super::op::{BatchForm, DstKind, Kind, Modifier, Op};
+use super::super::op::{DstKind, Kind, Modifier, Op};
 use super::super::regs::{FILE_SLOTS, INPUT, NUM_INPUTS, OUT, VFACE, VPOS, WIDE_SLOTS};
 use super::arith::{modify, pure, sat};
 use super::{Executor, Machine, canonical};
@@ -40,7 +40,7 @@ impl<S: Simd> Machine<'_, S> {
     /// Makes bank `k` the current state (and the current state bank `k`);
     /// calling it again swaps back.
     #[inline(always)]
-    fn swap_bank(&mut self, k: usize) {
+    pub(super) fn swap_bank(&mut self, k: usize) {
         let b = &mut self.bank[k];
         std::mem::swap(&mut self.r, &mut b.r);
         // Vector arrays are exchanged through copies: `mem::swap` of a
@@ -55,58 +55,67 @@ impl<S: Simd> Machine<'_, S> {
         }
         std::mem::swap(&mut self.kill, &mut b.kill);
     }
+}
 
-    /// Runs the straight-line main program over the first `n` banks.
-    #[inline(always)]
-    fn run_straight(&mut self, n: usize, active: &[S::M; BATCH]) {
-        let s = self.s;
-        let p = self.p;
-        for op in &p.wide_ops[..p.main_end as usize] {
-            if let BatchForm::Tight { simple, identity } = op.batch {
-                let banks = &mut self.bank[..n];
-                // Constant kinds, so that `pure` folds to one formula per loop.
-                macro_rules! each {
-                    ($($kind:ident: $n:literal),*) => {
-                        // The kind first: one jump table, then two flags.
-                        match op.kind {
-                            $(
-                                Kind::$kind => match (simple, identity) {
-                                    (_, true) => tight::<S, $n, true, true>(s, banks, op, Kind::$kind),
-                                    (true, false) => tight::<S, $n, true, false>(s, banks, op, Kind::$kind),
-                                    (false, _) => tight::<S, $n, false, false>(s, banks, op, Kind::$kind),
-                                },
-                            )*
-                            k => tight::<S, 3, false, false>(s, banks, op, k),
-                        }
-                    };
-                }
-                each!(
-                    Mov: 1, Abs: 1, Frc: 1, Rcp: 1, Rsq: 1, Nrm: 1,
-                    Add: 2, Sub: 2, Mul: 2, Dp3: 2, Dp4: 2, Min: 2, Max: 2,
-                    Mad: 3, Dp2Add: 3, Lrp: 3, Cmp: 3
-                );
-            } else {
-                for (k, &m) in active.iter().enumerate().take(n) {
-                    self.swap_bank(k);
-                    self.exec(op, m, m.all());
-                    self.swap_bank(k);
-                }
+/// Which stamps a batch op ([`tight_op`]) writes, and how.
+pub(super) struct Gate<S: Simd> {
+    /// Per stamp: the lanes to write where `blend` has the stamp's bit.
+    pub(super) masks: [S::M; BATCH],
+    /// Stamps with no lane to run (bit per stamp): skipped.
+    pub(super) skip: u32,
+    /// Stamps whose write is blended under `masks`; the others are written
+    /// whole: every lane they started with runs, and the lanes outside
+    /// those (quads no covered pixel needs) are never read.
+    pub(super) blend: u32,
+}
+
+/// Runs pure op `op` over `banks` under `gate`, in the [`tight`] form
+/// its kind and flags (`simple`, `identity`: see [`tight`]) call for.
+#[inline(always)]
+pub(super) fn tight_op<S: Simd>(
+    s: S,
+    banks: &mut [Bank<S>],
+    op: &Op,
+    simple: bool,
+    identity: bool,
+    gate: &Gate<S>,
+) {
+    // Constant kinds, so that `pure` folds to one formula per loop.
+    macro_rules! each {
+        ($($kind:ident: $n:literal),*) => {
+            // The kind first: one jump table, then two flags.
+            match op.kind {
+                $(
+                    Kind::$kind => match (simple, identity) {
+                        (_, true) => tight::<S, $n, true, true>(s, banks, op, Kind::$kind, gate),
+                        (true, false) => tight::<S, $n, true, false>(s, banks, op, Kind::$kind, gate),
+                        (false, _) => tight::<S, $n, false, false>(s, banks, op, Kind::$kind, gate),
+                    },
+                )*
+                k => tight::<S, 3, false, false>(s, banks, op, k, gate),
             }
-        }
+        };
     }
+    each!(
+        Mov: 1, Abs: 1, Frc: 1, Rcp: 1, Rsq: 1, Nrm: 1,
+        Add: 2, Sub: 2, Mul: 2, Dp3: 2, Dp4: 2, Min: 2, Max: 2,
+        Mad: 3, Dp2Add: 3, Lrp: 3, Cmp: 3
+    );
 }
 
 /// Runs pure op `op` (of `kind`, reading `N` sources) over `banks`;
 /// `SIMPLE`: no source modifier, a full unsaturated write; `IDENTITY`:
-/// also every source unswizzled.
+/// also every source unswizzled. Only the stamps and lanes `gate` lets
+/// through are written (a run-time test per stamp rather than another
+/// compile-time form: each form is compiled for every kind and backend).
 #[inline(always)]
 fn tight<S: Simd, const N: usize, const SIMPLE: bool, const IDENTITY: bool>(
     s: S,
     banks: &mut [Bank<S>],
     op: &Op,
     kind: Kind,
+    gate: &Gate<S>,
 ) {
-    let zero = [s.splat(0.0); 4];
     let DstKind::Reg(d) = op.dst.kind else {
         return;
     };
@@ -116,28 +125,98 @@ fn tight<S: Simd, const N: usize, const SIMPLE: bool, const IDENTITY: bool>(
     let flat = |k: usize| op.src[k].flat.map(|c| c as usize);
     let (fa, fb, fc) = (flat(0), flat(1), flat(2));
     let mods = [op.src[0].modifier, op.src[1].modifier, op.src[2].modifier];
-    for bank in banks {
+    let srcs = TightSrcs {
+        flat: [fa, fb, fc],
+        mods,
+    };
+    if gate.skip | gate.blend == 0 {
+        // Every stamp written whole (programs without flow control, and
+        // stretches of one where no lane has left): no per-stamp test, so
+        // the loop unrolls over the banks.
+        for bank in banks {
+            let r = &mut *bank.r;
+            let v = srcs.value::<S, N, SIMPLE, IDENTITY>(s, kind, r);
+            tight_write::<S, SIMPLE>(s, r, d, mask, saturate, v);
+        }
+        return;
+    }
+    // A blended write stores to a slot number the optimiser cannot see is
+    // the one it loaded: `store(select(m, x, load p), p)` would otherwise
+    // become a masked store (`vmaskmovps`), microcoded on AMD CPUs (S8
+    // spent a third of its time on it). Same slot, found once per op.
+    let blend_d = std::hint::black_box(d) & (WIDE_SLOTS - 1);
+    for (k, bank) in banks.iter_mut().enumerate() {
+        if gate.skip & (1 << k) != 0 {
+            continue;
+        }
         let r = &mut *bank.r;
-        let a = tight_src::<S, SIMPLE, IDENTITY>(s, r, &fa, mods[0]);
+        let v = srcs.value::<S, N, SIMPLE, IDENTITY>(s, kind, r);
+        if gate.blend & (1 << k) != 0 {
+            let v = if saturate { map4!(v, |x| sat(s, x)) } else { v };
+            let m = gate.masks[k];
+            for (ch, x) in v.into_iter().enumerate() {
+                if mask & (1 << ch) != 0 {
+                    r[blend_d][ch] = m.select_f(x, r[d][ch]);
+                }
+            }
+        } else {
+            tight_write::<S, SIMPLE>(s, r, d, mask, saturate, v);
+        }
+    }
+}
+
+/// The sources of a [`tight`] op: flat component indices (loaded once,
+/// not once per bank) and modifiers.
+struct TightSrcs {
+    flat: [[usize; 4]; 3],
+    mods: [Modifier; 3],
+}
+
+impl TightSrcs {
+    /// The value of pure op `kind` (`N` sources) in register file `r`
+    /// (a function, not a closure: see [`crate::simd::each`]).
+    #[inline(always)]
+    fn value<S: Simd, const N: usize, const SIMPLE: bool, const IDENTITY: bool>(
+        &self,
+        s: S,
+        kind: Kind,
+        r: &[[S::F; 4]; FILE_SLOTS],
+    ) -> [S::F; 4] {
+        let zero = [s.splat(0.0); 4];
+        let (f, m) = (&self.flat, &self.mods);
+        let a = tight_src::<S, SIMPLE, IDENTITY>(s, r, &f[0], m[0]);
         let b = if N > 1 {
-            tight_src::<S, SIMPLE, IDENTITY>(s, r, &fb, mods[1])
+            tight_src::<S, SIMPLE, IDENTITY>(s, r, &f[1], m[1])
         } else {
             zero
         };
         let c = if N > 2 {
-            tight_src::<S, SIMPLE, IDENTITY>(s, r, &fc, mods[2])
+            tight_src::<S, SIMPLE, IDENTITY>(s, r, &f[2], m[2])
         } else {
             zero
         };
-        let v = pure(s, kind, a, b, c);
-        if SIMPLE {
-            r[d] = v;
-        } else {
-            let v = if saturate { map4!(v, |x| sat(s, x)) } else { v };
-            for (ch, x) in v.into_iter().enumerate() {
-                if mask & (1 << ch) != 0 {
-                    r[d][ch] = x;
-                }
+        pure(s, kind, a, b, c)
+    }
+}
+
+/// Writes `v` to slot `d` of `r` (`SIMPLE`: all of it; else saturated if
+/// asked, the channels of `mask`).
+#[inline(always)]
+fn tight_write<S: Simd, const SIMPLE: bool>(
+    s: S,
+    r: &mut [[S::F; 4]; FILE_SLOTS],
+    d: usize,
+    mask: u8,
+    saturate: bool,
+    v: [S::F; 4],
+) {
+    if SIMPLE {
+        r[d] = v;
+    } else {
+        let v = if saturate { map4!(v, |x| sat(s, x)) } else { v };
+        for (ch, x) in v.into_iter().enumerate() {
+            if mask & (1 << ch) != 0 {
+                r[d][ch] = x;
             }
         }
     }
@@ -204,15 +283,6 @@ impl<S: Simd> Executor<'_, S> {
     ) {
         let n = n.min(BATCH);
         self.ensure_banks(n);
-        if !self.m.p.straight {
-            for k in 0..n {
-                self.m.swap_bank(k);
-                let o = self.run_pixel_in_place(pos[k], face[k], active[k]);
-                self.m.swap_bank(k);
-                sink(k, &o.color, o.depth, o.kill);
-            }
-            return;
-        }
         let z = self.m.s.splat(0.0);
         for k in 0..n {
             self.m.swap_bank(k);
@@ -221,7 +291,7 @@ impl<S: Simd> Executor<'_, S> {
             self.m.r[VFACE as usize] = [face[k]; 4];
             self.m.swap_bank(k);
         }
-        self.m.run_straight(n, active);
+        self.m.run_batch(n, active);
         let o = OUT as usize;
         let s = self.m.s;
         let depth = self.m.p.writes_depth;

@@ -15,6 +15,7 @@
 
 mod arith;
 mod batch;
+mod flow;
 mod texture;
 
 pub use batch::BATCH;
@@ -230,6 +231,8 @@ pub(super) struct Machine<'a, S: Simd> {
     pub(super) kill: S::M,
     /// Per-stamp state of a batch (empty until the first batch).
     bank: Vec<batch::Bank<S>>,
+    /// The flow-control stack of a batch run, kept between batches.
+    flow: Vec<flow::BatchFrame<S::M>>,
 }
 
 impl<'a, S: Simd> Machine<'a, S> {
@@ -257,6 +260,7 @@ impl<'a, S: Simd> Machine<'a, S> {
             fetch,
             kill: none,
             bank: Vec::new(),
+            flow: Vec::new(),
         }
     }
 

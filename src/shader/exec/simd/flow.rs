@@ -1,0 +1,341 @@
+//! Pixel programs over a batch of stamps, flow control included: the
+//! dispatch cost of every op, branch and loop is paid once per batch, not
+//! once per stamp. (A program without flow control is the same loop with
+//! masks that never change.)
+//!
+//! Each stamp keeps its own execution mask (`[S::M; BATCH]`); a frame of
+//! the flow-control stack holds one mask per stamp for what it saves (the
+//! other side of an `if`, the lanes that broke out of a loop, the lanes
+//! that returned or did not call). Loop counts, `aL` and the call depth are
+//! uniform (constants drive them), so they are shared by the batch. A block
+//! is jumped over when no lane of any stamp runs it; a stamp without a lane
+//! in it just waits (its ops are skipped, its masks stay empty).
+//!
+//! Equality with the stamp-by-stamp run ([`super::Machine`]'s `run`): each
+//! stamp sees the same ops in the same order with the same masks, because a
+//! stamp with no running lane changes nothing (a skipped op, an `if` whose
+//! sides are both empty, a loop iteration that counts nothing against the
+//! budget), and its lanes resume at the same op when its frame closes.
+//! Arithmetic on plain registers runs in the batch's tight loops
+//! ([`super::batch`]), blended under the stamp's mask where it differs from
+//! the stamp's starting (active) lanes; the lanes outside those belong to
+//! quads no covered pixel needs and are never read (derivatives stay inside
+//! a quad; fetches, `texkill` and the caller take the mask).
+
+use crate::simd::{IntV, MaskV, Simd};
+
+use super::super::MAX_CALL_DEPTH;
+use super::super::op::{BatchForm, Cond, IntSrc, Kind, Op};
+use super::Machine;
+use super::batch::{BATCH, Gate, tight_op};
+
+/// Per-stamp masks of a batch.
+type Masks<M> = [M; BATCH];
+
+/// A flow-control frame of a batch (the per-stamp form of `super::Frame`).
+pub(super) enum BatchFrame<M> {
+    /// Inside an `if`: the lanes of the other side wait in `other`.
+    If { other: Masks<M>, skip: u32 },
+    /// Inside a loop: lanes that broke wait in `broken`.
+    Loop {
+        broken: Masks<M>,
+        iters: u32,
+        step: i32,
+        saved_al: i32,
+        end: u32,
+    },
+    /// Inside a call: lanes that returned early, lanes that did not call.
+    Call {
+        returned: Masks<M>,
+        other: Masks<M>,
+        ret: u32,
+        end: u32,
+    },
+}
+
+/// The op index to continue at when no lane of the batch is left in the
+/// innermost frame.
+fn skip_target<M>(frames: &[BatchFrame<M>], main_end: u32) -> usize {
+    match frames.last() {
+        Some(BatchFrame::If { skip, .. }) => *skip as usize,
+        Some(BatchFrame::Loop { end, .. }) => *end as usize,
+        Some(BatchFrame::Call { end, .. }) => *end as usize,
+        None => main_end as usize,
+    }
+}
+
+impl<S: Simd> Machine<'_, S> {
+    /// Runs the main program over the first `n` banks, stamp `k` starting
+    /// with the lanes `active[k]` (see the module docs).
+    #[inline(always)]
+    pub(super) fn run_batch(&mut self, n: usize, active: &Masks<S::M>) {
+        let s = self.s;
+        let p = self.p;
+        let ops = &p.wide_ops[..];
+        let none = s.mask_from_bits(0);
+        let budget = s.splat_i(p.budget.min(i32::MAX as u32) as i32);
+        let mut count = [s.splat_i(0); BATCH];
+        let mut frames = std::mem::take(&mut self.flow);
+        frames.clear();
+        let mut depth = 0usize;
+        let mut m = [none; BATCH];
+        m[..n].copy_from_slice(&active[..n]);
+        let any = |m: &Masks<S::M>| m[..n].iter().fold(none, |a, &b| a | b).any();
+        let mut pc = if any(&m) { 0 } else { p.main_end as usize };
+        // What the tight loops write under the current masks; made again
+        // only after a flow-control op (a program without flow control
+        // makes it once).
+        let mut gate = None;
+        loop {
+            let op = &ops[pc];
+            pc += 1;
+            match op.kind {
+                Kind::End => break,
+                Kind::If { cond, skip } => {
+                    let c = self.batch_cond(n, op, cond);
+                    let mut other = [none; BATCH];
+                    for k in 0..n {
+                        other[k] = m[k] & !c[k];
+                        m[k] = m[k] & c[k];
+                    }
+                    frames.push(BatchFrame::If { other, skip });
+                    if !any(&m) {
+                        pc = skip as usize;
+                    }
+                }
+                Kind::Else { end } => {
+                    if let Some(BatchFrame::If { other, skip }) = frames.last_mut() {
+                        std::mem::swap(&mut m, other);
+                        *skip = end;
+                    }
+                    if !any(&m) {
+                        pc = end as usize;
+                    }
+                }
+                Kind::EndIf => {
+                    if let Some(BatchFrame::If { other, .. }) = frames.last() {
+                        for k in 0..n {
+                            m[k] = m[k] | other[k];
+                        }
+                        frames.pop();
+                    }
+                    if !any(&m) {
+                        pc = skip_target(&frames, p.main_end);
+                    }
+                }
+                Kind::Loop {
+                    count: c,
+                    rep,
+                    sw,
+                    end,
+                } => {
+                    let iv = match c {
+                        IntSrc::Imm(v) => v,
+                        IntSrc::Const(i) => self.c.int.get(i as usize).copied().unwrap_or([0; 4]),
+                    };
+                    let iters = super::super::math::loop_count(iv[0], sw);
+                    if iters == 0 {
+                        pc = end as usize + 1;
+                        continue;
+                    }
+                    frames.push(BatchFrame::Loop {
+                        broken: [none; BATCH],
+                        iters,
+                        step: if rep { 0 } else { iv[2] },
+                        saved_al: self.al,
+                        end,
+                    });
+                    if !rep {
+                        self.al = iv[1];
+                    }
+                }
+                Kind::EndLoop { body, len } => {
+                    if let Some(BatchFrame::Loop {
+                        broken,
+                        iters,
+                        step,
+                        saved_al,
+                        ..
+                    }) = frames.last_mut()
+                    {
+                        let len = s.splat_i(len as i32);
+                        for k in 0..n {
+                            count[k] = count[k] + (m[k].to_i() & len);
+                            m[k] = m[k] & !count[k].gt(budget);
+                        }
+                        *iters -= 1;
+                        self.al = self.al.wrapping_add(*step);
+                        if *iters > 0 && any(&m) {
+                            pc = body as usize;
+                        } else {
+                            for k in 0..n {
+                                m[k] = m[k] | broken[k];
+                            }
+                            self.al = *saved_al;
+                            frames.pop();
+                            if !any(&m) {
+                                pc = skip_target(&frames, p.main_end);
+                            }
+                        }
+                    }
+                }
+                Kind::Break | Kind::BreakIf(_) => {
+                    let b = match op.kind {
+                        Kind::BreakIf(cond) => {
+                            let c = self.batch_cond(n, op, cond);
+                            std::array::from_fn(|k| m[k] & c[k])
+                        }
+                        _ => m,
+                    };
+                    if let Some(BatchFrame::Loop { broken, .. }) = frames
+                        .iter_mut()
+                        .rev()
+                        .find(|f| matches!(f, BatchFrame::Loop { .. }))
+                    {
+                        for k in 0..n {
+                            broken[k] = broken[k] | b[k];
+                            m[k] = m[k] & !b[k];
+                        }
+                    }
+                    if !any(&m) {
+                        pc = skip_target(&frames, p.main_end);
+                    }
+                }
+                Kind::Call { target, len, cond } => {
+                    let mut c = match cond {
+                        Some(cond) => {
+                            let c = self.batch_cond(n, op, cond);
+                            std::array::from_fn(|k| m[k] & c[k])
+                        }
+                        None => m,
+                    };
+                    let charge = s.splat_i(len as i32);
+                    for k in 0..n {
+                        count[k] = count[k] + (c[k].to_i() & charge);
+                        let over = count[k].gt(budget);
+                        m[k] = m[k] & !over;
+                        c[k] = c[k] & !over;
+                    }
+                    if any(&c) && depth < MAX_CALL_DEPTH {
+                        depth += 1;
+                        frames.push(BatchFrame::Call {
+                            returned: [none; BATCH],
+                            other: std::array::from_fn(|k| m[k] & !c[k]),
+                            ret: pc as u32,
+                            end: target + len - 1,
+                        });
+                        m = c;
+                        pc = target as usize;
+                    } else if !any(&m) {
+                        pc = skip_target(&frames, p.main_end);
+                    }
+                }
+                Kind::Ret => {
+                    if let Some(BatchFrame::Call { returned, .. }) = frames
+                        .iter_mut()
+                        .rev()
+                        .find(|f| matches!(f, BatchFrame::Call { .. }))
+                    {
+                        for k in 0..n {
+                            returned[k] = returned[k] | m[k];
+                        }
+                    }
+                    m = [none; BATCH];
+                    pc = skip_target(&frames, p.main_end);
+                }
+                Kind::EndSub => {
+                    let mut back = None;
+                    while let Some(f) = frames.pop() {
+                        if let BatchFrame::Call {
+                            returned,
+                            other,
+                            ret,
+                            ..
+                        } = f
+                        {
+                            for k in 0..n {
+                                m[k] = m[k] | returned[k] | other[k];
+                            }
+                            back = Some(ret);
+                            break;
+                        }
+                    }
+                    depth = depth.saturating_sub(1);
+                    match back {
+                        Some(ret) => {
+                            pc = ret as usize;
+                            if !any(&m) {
+                                pc = skip_target(&frames, p.main_end);
+                            }
+                        }
+                        None => break,
+                    }
+                }
+                _ => {
+                    let gate = gate.get_or_insert_with(|| Gate::new(n, &m, active));
+                    self.batch_exec(n, op, gate);
+                    continue;
+                }
+            }
+            gate = None;
+        }
+        self.flow = frames;
+    }
+
+    /// A branch condition for each of the first `n` stamps.
+    #[inline(always)]
+    fn batch_cond(&mut self, n: usize, op: &Op, cond: Cond) -> Masks<S::M> {
+        let mut c = [self.s.mask_from_bits(0); BATCH];
+        if let Cond::Bool { .. } = cond {
+            // Uniform: the same for every stamp, no bank to read.
+            return [self.cond(op, cond); BATCH];
+        }
+        for (k, c) in c.iter_mut().enumerate().take(n) {
+            self.swap_bank(k);
+            *c = self.cond(op, cond);
+            self.swap_bank(k);
+        }
+        c
+    }
+
+    /// Executes one arithmetic, texture or `texkill` op for the lanes
+    /// `gate` lets through.
+    #[inline(always)]
+    fn batch_exec(&mut self, n: usize, op: &Op, gate: &Gate<S>) {
+        if let BatchForm::Tight { simple, identity } = op.batch {
+            tight_op(self.s, &mut self.bank[..n], op, simple, identity, gate);
+            return;
+        }
+        for k in 0..n {
+            if gate.skip & (1 << k) == 0 {
+                let m = gate.masks[k];
+                self.swap_bank(k);
+                self.exec(op, m, m.all());
+                self.swap_bank(k);
+            }
+        }
+    }
+}
+
+impl<S: Simd> Gate<S> {
+    /// The gate of the masks `m` of the first `n` stamps, which started
+    /// with the lanes `active`.
+    #[inline(always)]
+    fn new(n: usize, m: &Masks<S::M>, active: &Masks<S::M>) -> Gate<S> {
+        let mut skip = 0u32;
+        let mut blend = 0u32;
+        for k in 0..n {
+            let bits = m[k].bits();
+            if bits == 0 {
+                skip |= 1 << k;
+            } else if bits != active[k].bits() {
+                blend |= 1 << k;
+            }
+        }
+        Gate {
+            masks: *m,
+            skip,
+            blend,
+        }
+    }
+}
