@@ -61,9 +61,9 @@ pub fn check_batch<S: Simd>(
                 s.mask_from_bits(quads[k]),
             );
             for l in (0..8).filter(|l| quads[k] & (1 << l) != 0) {
-                for t in 0..4 {
-                    for c in 0..4 {
-                        let (a, b) = (color[t][c].to_array()[l], lone.color[t][c].to_array()[l]);
+                for (t, (got_t, lone_t)) in color.iter().zip(&lone.color).enumerate() {
+                    for (c, (g, o)) in got_t.iter().zip(lone_t).enumerate() {
+                        let (a, b) = (g.to_array()[l], o.to_array()[l]);
                         assert_eq!(
                             a.to_bits(),
                             b.to_bits(),
