@@ -17,7 +17,7 @@
 //! stay inside a quad, texture fetches and `texkill` take the mask, and the
 //! caller writes only covered lanes.
 
-use crate::simd::{MaskV, Simd};
+use crate::simd::{MaskV, Outlined, Simd};
 
 use super::super::op::{DstKind, Kind, Modifier, Op};
 use super::super::regs::{FILE_SLOTS, INPUT, NUM_INPUTS, OUT, VFACE, VPOS, WIDE_SLOTS};
@@ -69,10 +69,35 @@ pub(super) struct Gate<S: Simd> {
     pub(super) blend: u32,
 }
 
-/// Runs pure op `op` over `banks` under `gate`, in the [`tight`] form
-/// its kind and flags (`simple`, `identity`: see [`tight`]) call for.
+/// A pure op over a batch's banks under a gate, run out of line
+/// ([`Simd::outline`]): `op` in the [`tight`] form its kind and flags
+/// (`simple`, `identity`: see [`tight`]) call for.
+pub(super) struct TightJob<'a, S: Simd> {
+    pub(super) banks: &'a mut [Bank<S>],
+    pub(super) op: &'a Op,
+    pub(super) simple: bool,
+    pub(super) identity: bool,
+    pub(super) gate: &'a Gate<S>,
+}
+
+impl<S: Simd> Outlined<S> for TightJob<'_, S> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self, s: S) {
+        let TightJob {
+            banks,
+            op,
+            simple,
+            identity,
+            gate,
+        } = self;
+        tight_op(s, banks, op, simple, identity, gate);
+    }
+}
+
+/// Runs pure op `op` over `banks` under `gate` (see [`TightJob`]).
 #[inline(always)]
-pub(super) fn tight_op<S: Simd>(
+fn tight_op<S: Simd>(
     s: S,
     banks: &mut [Bank<S>],
     op: &Op,

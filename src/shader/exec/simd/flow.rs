@@ -27,7 +27,7 @@ use crate::simd::{IntV, MaskV, Simd};
 use super::super::MAX_CALL_DEPTH;
 use super::super::op::{BatchForm, Cond, IntSrc, Kind, Op};
 use super::Machine;
-use super::batch::{BATCH, Gate, tight_op};
+use super::batch::{BATCH, Gate, TightJob};
 
 /// Per-stamp masks of a batch.
 type Masks<M> = [M; BATCH];
@@ -303,7 +303,16 @@ impl<S: Simd> Machine<'_, S> {
     #[inline(always)]
     fn batch_exec(&mut self, n: usize, op: &Op, gate: &Gate<S>) {
         if let BatchForm::Tight { simple, identity } = op.batch {
-            tight_op(self.s, &mut self.bank[..n], op, simple, identity, gate);
+            // Out of line: one copy of the tight loops per backend, not
+            // one inlined into every function that runs a batch (the
+            // inlined form multiplied the crate's build time).
+            self.s.outline(TightJob {
+                banks: &mut self.bank[..n],
+                op,
+                simple,
+                identity,
+                gate,
+            });
             return;
         }
         for k in 0..n {
