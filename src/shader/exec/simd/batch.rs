@@ -19,7 +19,7 @@
 
 use crate::simd::{MaskV, Outlined, Simd};
 
-use super::super::op::{DstKind, Kind, Modifier, Op};
+use super::super::op::{BatchForm, DstKind, Kind, Modifier, Op};
 use super::super::regs::{FILE_SLOTS, INPUT, NUM_INPUTS, OUT, VFACE, VPOS, WIDE_SLOTS};
 use super::arith::{modify, pure, sat};
 use super::{Executor, Machine, canonical};
@@ -69,33 +69,40 @@ pub(super) struct Gate<S: Simd> {
     pub(super) blend: u32,
 }
 
-/// A pure op over a batch's banks under a gate, run out of line
-/// ([`Simd::outline`]): `op` in the [`tight`] form its kind and flags
-/// (`simple`, `identity`: see [`tight`]) call for.
-pub(super) struct TightJob<'a, S: Simd> {
+/// The run of tight ops (`BatchForm::Tight`) starting at `ops[pc]`, over
+/// a batch's banks under a gate, run out of line ([`Simd::outline`]); its
+/// output is the index of the first op after the run. Each op runs in the
+/// [`tight`] form its kind and flags (`simple`, `identity`) call for.
+pub(super) struct TightRun<'a, S: Simd> {
     pub(super) banks: &'a mut [Bank<S>],
-    pub(super) op: &'a Op,
-    pub(super) simple: bool,
-    pub(super) identity: bool,
+    pub(super) ops: &'a [Op],
+    pub(super) pc: usize,
     pub(super) gate: &'a Gate<S>,
 }
 
-impl<S: Simd> Outlined<S> for TightJob<'_, S> {
-    type Output = ();
+impl<S: Simd> Outlined<S> for TightRun<'_, S> {
+    type Output = usize;
     #[inline(always)]
-    fn run(self, s: S) {
-        let TightJob {
+    fn run(self, s: S) -> usize {
+        let TightRun {
             banks,
-            op,
-            simple,
-            identity,
+            ops,
+            mut pc,
             gate,
         } = self;
-        tight_op(s, banks, op, simple, identity, gate);
+        // The program ends with a non-tight op (`End`), so the run ends.
+        while let Some(op) = ops.get(pc) {
+            let BatchForm::Tight { simple, identity } = op.batch else {
+                break;
+            };
+            tight_op(s, banks, op, simple, identity, gate);
+            pc += 1;
+        }
+        pc
     }
 }
 
-/// Runs pure op `op` over `banks` under `gate` (see [`TightJob`]).
+/// Runs pure op `op` over `banks` under `gate` (see [`TightRun`]).
 #[inline(always)]
 fn tight_op<S: Simd>(
     s: S,
@@ -157,8 +164,12 @@ fn tight<S: Simd, const N: usize, const SIMPLE: bool, const IDENTITY: bool>(
     if gate.skip | gate.blend == 0 {
         // Every stamp written whole (programs without flow control, and
         // stretches of one where no lane has left): no per-stamp test, so
-        // the loop unrolls over the banks.
-        for bank in banks {
+        // the loop unrolls over the banks (a constant trip count, as the
+        // unrolled loop is what made the tight loops pay).
+        for k in 0..BATCH {
+            let Some(bank) = banks.get_mut(k) else {
+                break;
+            };
             let r = &mut *bank.r;
             let v = srcs.value::<S, N, SIMPLE, IDENTITY>(s, kind, r);
             tight_write::<S, SIMPLE>(s, r, d, mask, saturate, v);

@@ -27,7 +27,7 @@ use crate::simd::{IntV, MaskV, Simd};
 use super::super::MAX_CALL_DEPTH;
 use super::super::op::{BatchForm, Cond, IntSrc, Kind, Op};
 use super::Machine;
-use super::batch::{BATCH, Gate, TightJob};
+use super::batch::{BATCH, Gate, TightRun};
 
 /// Per-stamp masks of a batch.
 type Masks<M> = [M; BATCH];
@@ -273,7 +273,7 @@ impl<S: Simd> Machine<'_, S> {
                 }
                 _ => {
                     let gate = gate.get_or_insert_with(|| Gate::new(n, &m, active));
-                    self.batch_exec(n, op, gate);
+                    pc = self.batch_exec(n, ops, pc - 1, gate);
                     continue;
                 }
             }
@@ -298,22 +298,23 @@ impl<S: Simd> Machine<'_, S> {
         c
     }
 
-    /// Executes one arithmetic, texture or `texkill` op for the lanes
-    /// `gate` lets through.
+    /// Executes the arithmetic, texture or `texkill` op at `ops[pc]` for
+    /// the lanes `gate` lets through, and the tight ops that follow it;
+    /// returns the index of the next op.
     #[inline(always)]
-    fn batch_exec(&mut self, n: usize, op: &Op, gate: &Gate<S>) {
-        if let BatchForm::Tight { simple, identity } = op.batch {
-            // Out of line: one copy of the tight loops per backend, not
-            // one inlined into every function that runs a batch (the
-            // inlined form multiplied the crate's build time).
-            self.s.outline(TightJob {
+    fn batch_exec(&mut self, n: usize, ops: &[Op], pc: usize, gate: &Gate<S>) -> usize {
+        let op = &ops[pc];
+        if let BatchForm::Tight { .. } = op.batch {
+            // A run of tight ops out of line: one copy of the tight loops
+            // per backend, not one inlined into every function that runs a
+            // batch (the inlined form multiplied the crate's build time),
+            // and one call per run of ops, not per op.
+            return self.s.outline(TightRun {
                 banks: &mut self.bank[..n],
-                op,
-                simple,
-                identity,
+                ops,
+                pc,
                 gate,
             });
-            return;
         }
         for k in 0..n {
             if gate.skip & (1 << k) == 0 {
@@ -323,6 +324,7 @@ impl<S: Simd> Machine<'_, S> {
                 self.swap_bank(k);
             }
         }
+        pc + 1
     }
 }
 
