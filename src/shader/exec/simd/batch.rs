@@ -22,6 +22,7 @@ use crate::simd::{MaskV, Outlined, Simd};
 use super::super::op::{BatchForm, DstKind, Kind, Modifier, Op};
 use super::super::regs::{FILE_SLOTS, INPUT, NUM_INPUTS, OUT, VFACE, VPOS, WIDE_SLOTS};
 use super::arith::{modify, pure, sat};
+use super::flow::{Masks, lanes};
 use super::{Executor, Machine, canonical};
 use crate::simd::map4;
 
@@ -58,9 +59,10 @@ impl<S: Simd> Machine<'_, S> {
 }
 
 /// Which stamps a batch op ([`tight_op`]) writes, and how.
-pub(super) struct Gate<S: Simd> {
-    /// Per stamp: the lanes to write where `blend` has the stamp's bit.
-    pub(super) masks: [S::M; BATCH],
+pub(super) struct Gate {
+    /// Per stamp: the lanes to write where `blend` has the stamp's bit
+    /// (bits as in [`Masks`]).
+    pub(super) masks: Masks,
     /// Stamps with no lane to run (bit per stamp): skipped.
     pub(super) skip: u32,
     /// Stamps whose write is blended under `masks`; the others are written
@@ -77,7 +79,7 @@ pub(super) struct TightRun<'a, S: Simd> {
     pub(super) banks: &'a mut [Bank<S>],
     pub(super) ops: &'a [Op],
     pub(super) pc: usize,
-    pub(super) gate: &'a Gate<S>,
+    pub(super) gate: &'a Gate,
 }
 
 impl<S: Simd> Outlined<S> for TightRun<'_, S> {
@@ -110,7 +112,7 @@ fn tight_op<S: Simd>(
     op: &Op,
     simple: bool,
     identity: bool,
-    gate: &Gate<S>,
+    gate: &Gate,
 ) {
     // Constant kinds, so that `pure` folds to one formula per loop.
     macro_rules! each {
@@ -146,7 +148,7 @@ fn tight<S: Simd, const N: usize, const SIMPLE: bool, const IDENTITY: bool>(
     banks: &mut [Bank<S>],
     op: &Op,
     kind: Kind,
-    gate: &Gate<S>,
+    gate: &Gate,
 ) {
     let DstKind::Reg(d) = op.dst.kind else {
         return;
@@ -189,7 +191,7 @@ fn tight<S: Simd, const N: usize, const SIMPLE: bool, const IDENTITY: bool>(
         let v = srcs.value::<S, N, SIMPLE, IDENTITY>(s, kind, r);
         if gate.blend & (1 << k) != 0 {
             let v = if saturate { map4!(v, |x| sat(s, x)) } else { v };
-            let m = gate.masks[k];
+            let m = s.mask_from_bits(lanes(gate.masks, k));
             for (ch, x) in v.into_iter().enumerate() {
                 if mask & (1 << ch) != 0 {
                     r[blend_d][ch] = m.select_f(x, r[d][ch]);

@@ -3,8 +3,10 @@
 //! once per stamp. (A program without flow control is the same loop with
 //! masks that never change.)
 //!
-//! Each stamp keeps its own execution mask (`[S::M; BATCH]`); a frame of
-//! the flow-control stack holds one mask per stamp for what it saves (the
+//! Each stamp keeps its own execution mask, 8 lane bits per stamp in one
+//! `u64` ([`Masks`]: small frames and one-instruction mask logic, where
+//! vector masks per stamp made every frame push a 0.5 KiB copy); a frame of
+//! the flow-control stack holds such masks for what it saves (the
 //! other side of an `if`, the lanes that broke out of a loop, the lanes
 //! that returned or did not call). Loop counts, `aL` and the call depth are
 //! uniform (constants drive them), so they are shared by the batch. A block
@@ -29,16 +31,22 @@ use super::super::op::{BatchForm, Cond, IntSrc, Kind, Op};
 use super::Machine;
 use super::batch::{BATCH, Gate, TightRun};
 
-/// Per-stamp masks of a batch.
-type Masks<M> = [M; BATCH];
+/// Execution masks of a batch: lane `l` of stamp `k` is bit `8k + l`.
+pub(super) type Masks = u64;
+
+/// Stamp `k`'s 8 lane bits of `m`.
+#[inline(always)]
+pub(super) fn lanes(m: Masks, k: usize) -> u32 {
+    ((m >> (8 * k)) & 0xFF) as u32
+}
 
 /// A flow-control frame of a batch (the per-stamp form of `super::Frame`).
-pub(super) enum BatchFrame<M> {
+pub(super) enum BatchFrame {
     /// Inside an `if`: the lanes of the other side wait in `other`.
-    If { other: Masks<M>, skip: u32 },
+    If { other: Masks, skip: u32 },
     /// Inside a loop: lanes that broke wait in `broken`.
     Loop {
-        broken: Masks<M>,
+        broken: Masks,
         iters: u32,
         step: i32,
         saved_al: i32,
@@ -46,8 +54,8 @@ pub(super) enum BatchFrame<M> {
     },
     /// Inside a call: lanes that returned early, lanes that did not call.
     Call {
-        returned: Masks<M>,
-        other: Masks<M>,
+        returned: Masks,
+        other: Masks,
         ret: u32,
         end: u32,
     },
@@ -55,7 +63,7 @@ pub(super) enum BatchFrame<M> {
 
 /// The op index to continue at when no lane of the batch is left in the
 /// innermost frame.
-fn skip_target<M>(frames: &[BatchFrame<M>], main_end: u32) -> usize {
+fn skip_target(frames: &[BatchFrame], main_end: u32) -> usize {
     match frames.last() {
         Some(BatchFrame::If { skip, .. }) => *skip as usize,
         Some(BatchFrame::Loop { end, .. }) => *end as usize,
@@ -68,20 +76,21 @@ impl<S: Simd> Machine<'_, S> {
     /// Runs the main program over the first `n` banks, stamp `k` starting
     /// with the lanes `active[k]` (see the module docs).
     #[inline(always)]
-    pub(super) fn run_batch(&mut self, n: usize, active: &Masks<S::M>) {
+    pub(super) fn run_batch(&mut self, n: usize, active: &[S::M; BATCH]) {
         let s = self.s;
         let p = self.p;
         let ops = &p.wide_ops[..];
-        let none = s.mask_from_bits(0);
         let budget = s.splat_i(p.budget.min(i32::MAX as u32) as i32);
         let mut count = [s.splat_i(0); BATCH];
         let mut frames = std::mem::take(&mut self.flow);
         frames.clear();
         let mut depth = 0usize;
-        let mut m = [none; BATCH];
-        m[..n].copy_from_slice(&active[..n]);
-        let any = |m: &Masks<S::M>| m[..n].iter().fold(none, |a, &b| a | b).any();
-        let mut pc = if any(&m) { 0 } else { p.main_end as usize };
+        let mut start: Masks = 0;
+        for (k, a) in active.iter().enumerate().take(n) {
+            start |= u64::from(a.bits() & 0xFF) << (8 * k);
+        }
+        let mut m = start;
+        let mut pc = if m != 0 { 0 } else { p.main_end as usize };
         // What the tight loops write under the current masks; made again
         // only after a flow-control op (a program without flow control
         // makes it once).
@@ -93,13 +102,12 @@ impl<S: Simd> Machine<'_, S> {
                 Kind::End => break,
                 Kind::If { cond, skip } => {
                     let c = self.batch_cond(n, op, cond);
-                    let mut other = [none; BATCH];
-                    for k in 0..n {
-                        other[k] = m[k] & !c[k];
-                        m[k] = m[k] & c[k];
-                    }
-                    frames.push(BatchFrame::If { other, skip });
-                    if !any(&m) {
+                    frames.push(BatchFrame::If {
+                        other: m & !c,
+                        skip,
+                    });
+                    m &= c;
+                    if m == 0 {
                         pc = skip as usize;
                     }
                 }
@@ -108,18 +116,16 @@ impl<S: Simd> Machine<'_, S> {
                         std::mem::swap(&mut m, other);
                         *skip = end;
                     }
-                    if !any(&m) {
+                    if m == 0 {
                         pc = end as usize;
                     }
                 }
                 Kind::EndIf => {
-                    if let Some(BatchFrame::If { other, .. }) = frames.last() {
-                        for k in 0..n {
-                            m[k] = m[k] | other[k];
-                        }
+                    if let Some(&BatchFrame::If { other, .. }) = frames.last() {
+                        m |= other;
                         frames.pop();
                     }
-                    if !any(&m) {
+                    if m == 0 {
                         pc = skip_target(&frames, p.main_end);
                     }
                 }
@@ -139,7 +145,7 @@ impl<S: Simd> Machine<'_, S> {
                         continue;
                     }
                     frames.push(BatchFrame::Loop {
-                        broken: [none; BATCH],
+                        broken: 0,
                         iters,
                         step: if rep { 0 } else { iv[2] },
                         saved_al: self.al,
@@ -158,22 +164,17 @@ impl<S: Simd> Machine<'_, S> {
                         ..
                     }) = frames.last_mut()
                     {
-                        let len = s.splat_i(len as i32);
-                        for k in 0..n {
-                            count[k] = count[k] + (m[k].to_i() & len);
-                            m[k] = m[k] & !count[k].gt(budget);
-                        }
+                        let mut running = m;
+                        charge(s, n, &mut count, budget, (&mut running, &mut m), len);
                         *iters -= 1;
                         self.al = self.al.wrapping_add(*step);
-                        if *iters > 0 && any(&m) {
+                        if *iters > 0 && m != 0 {
                             pc = body as usize;
                         } else {
-                            for k in 0..n {
-                                m[k] = m[k] | broken[k];
-                            }
+                            m |= *broken;
                             self.al = *saved_al;
                             frames.pop();
-                            if !any(&m) {
+                            if m == 0 {
                                 pc = skip_target(&frames, p.main_end);
                             }
                         }
@@ -181,10 +182,7 @@ impl<S: Simd> Machine<'_, S> {
                 }
                 Kind::Break | Kind::BreakIf(_) => {
                     let b = match op.kind {
-                        Kind::BreakIf(cond) => {
-                            let c = self.batch_cond(n, op, cond);
-                            std::array::from_fn(|k| m[k] & c[k])
-                        }
+                        Kind::BreakIf(cond) => m & self.batch_cond(n, op, cond),
                         _ => m,
                     };
                     if let Some(BatchFrame::Loop { broken, .. }) = frames
@@ -192,41 +190,30 @@ impl<S: Simd> Machine<'_, S> {
                         .rev()
                         .find(|f| matches!(f, BatchFrame::Loop { .. }))
                     {
-                        for k in 0..n {
-                            broken[k] = broken[k] | b[k];
-                            m[k] = m[k] & !b[k];
-                        }
+                        *broken |= b;
+                        m &= !b;
                     }
-                    if !any(&m) {
+                    if m == 0 {
                         pc = skip_target(&frames, p.main_end);
                     }
                 }
                 Kind::Call { target, len, cond } => {
                     let mut c = match cond {
-                        Some(cond) => {
-                            let c = self.batch_cond(n, op, cond);
-                            std::array::from_fn(|k| m[k] & c[k])
-                        }
+                        Some(cond) => m & self.batch_cond(n, op, cond),
                         None => m,
                     };
-                    let charge = s.splat_i(len as i32);
-                    for k in 0..n {
-                        count[k] = count[k] + (c[k].to_i() & charge);
-                        let over = count[k].gt(budget);
-                        m[k] = m[k] & !over;
-                        c[k] = c[k] & !over;
-                    }
-                    if any(&c) && depth < MAX_CALL_DEPTH {
+                    charge(s, n, &mut count, budget, (&mut c, &mut m), len);
+                    if c != 0 && depth < MAX_CALL_DEPTH {
                         depth += 1;
                         frames.push(BatchFrame::Call {
-                            returned: [none; BATCH],
-                            other: std::array::from_fn(|k| m[k] & !c[k]),
+                            returned: 0,
+                            other: m & !c,
                             ret: pc as u32,
                             end: target + len - 1,
                         });
                         m = c;
                         pc = target as usize;
-                    } else if !any(&m) {
+                    } else if m == 0 {
                         pc = skip_target(&frames, p.main_end);
                     }
                 }
@@ -236,11 +223,9 @@ impl<S: Simd> Machine<'_, S> {
                         .rev()
                         .find(|f| matches!(f, BatchFrame::Call { .. }))
                     {
-                        for k in 0..n {
-                            returned[k] = returned[k] | m[k];
-                        }
+                        *returned |= m;
                     }
-                    m = [none; BATCH];
+                    m = 0;
                     pc = skip_target(&frames, p.main_end);
                 }
                 Kind::EndSub => {
@@ -253,9 +238,7 @@ impl<S: Simd> Machine<'_, S> {
                             ..
                         } = f
                         {
-                            for k in 0..n {
-                                m[k] = m[k] | returned[k] | other[k];
-                            }
+                            m |= returned | other;
                             back = Some(ret);
                             break;
                         }
@@ -264,7 +247,7 @@ impl<S: Simd> Machine<'_, S> {
                     match back {
                         Some(ret) => {
                             pc = ret as usize;
-                            if !any(&m) {
+                            if m == 0 {
                                 pc = skip_target(&frames, p.main_end);
                             }
                         }
@@ -272,7 +255,7 @@ impl<S: Simd> Machine<'_, S> {
                     }
                 }
                 _ => {
-                    let gate = gate.get_or_insert_with(|| Gate::new(n, &m, active));
+                    let gate = gate.get_or_insert_with(|| Gate::new(n, m, start));
                     pc = self.batch_exec(n, ops, pc - 1, gate);
                     continue;
                 }
@@ -284,15 +267,15 @@ impl<S: Simd> Machine<'_, S> {
 
     /// A branch condition for each of the first `n` stamps.
     #[inline(always)]
-    fn batch_cond(&mut self, n: usize, op: &Op, cond: Cond) -> Masks<S::M> {
-        let mut c = [self.s.mask_from_bits(0); BATCH];
+    fn batch_cond(&mut self, n: usize, op: &Op, cond: Cond) -> Masks {
         if let Cond::Bool { .. } = cond {
             // Uniform: the same for every stamp, no bank to read.
-            return [self.cond(op, cond); BATCH];
+            return if self.cond(op, cond).any() { !0 } else { 0 };
         }
-        for (k, c) in c.iter_mut().enumerate().take(n) {
+        let mut c = 0;
+        for k in 0..n {
             self.swap_bank(k);
-            *c = self.cond(op, cond);
+            c |= u64::from(self.cond(op, cond).bits() & 0xFF) << (8 * k);
             self.swap_bank(k);
         }
         c
@@ -302,7 +285,7 @@ impl<S: Simd> Machine<'_, S> {
     /// the lanes `gate` lets through, and the tight ops that follow it;
     /// returns the index of the next op.
     #[inline(always)]
-    fn batch_exec(&mut self, n: usize, ops: &[Op], pc: usize, gate: &Gate<S>) -> usize {
+    fn batch_exec(&mut self, n: usize, ops: &[Op], pc: usize, gate: &Gate) -> usize {
         let op = &ops[pc];
         if let BatchForm::Tight { .. } = op.batch {
             // A run of tight ops out of line: one copy of the tight loops
@@ -318,9 +301,10 @@ impl<S: Simd> Machine<'_, S> {
         }
         for k in 0..n {
             if gate.skip & (1 << k) == 0 {
-                let m = gate.masks[k];
+                let bits = lanes(gate.masks, k);
+                let m = self.s.mask_from_bits(bits);
                 self.swap_bank(k);
-                self.exec(op, m, m.all());
+                self.exec(op, m, bits == 0xFF);
                 self.swap_bank(k);
             }
         }
@@ -328,23 +312,47 @@ impl<S: Simd> Machine<'_, S> {
     }
 }
 
-impl<S: Simd> Gate<S> {
+/// Charges `len` ops to the lanes of `c` (counts in `count`, first `n`
+/// stamps) and takes the lanes over `budget` out of `c` and `m`. (A
+/// function, not a closure: see [`crate::simd::each`].)
+#[inline(always)]
+fn charge<S: Simd>(
+    s: S,
+    n: usize,
+    count: &mut [S::I; BATCH],
+    budget: S::I,
+    (c, m): (&mut Masks, &mut Masks),
+    len: u32,
+) {
+    let len = s.splat_i(len as i32);
+    for (k, count) in count.iter_mut().enumerate().take(n) {
+        let bits = lanes(*c, k);
+        if bits != 0 {
+            *count = *count + (s.mask_from_bits(bits).to_i() & len);
+            let over = u64::from(count.gt(budget).bits() & 0xFF) << (8 * k);
+            *c &= !over;
+            *m &= !over;
+        }
+    }
+}
+
+impl Gate {
     /// The gate of the masks `m` of the first `n` stamps, which started
-    /// with the lanes `active`.
+    /// with the lanes `start`.
     #[inline(always)]
-    fn new(n: usize, m: &Masks<S::M>, active: &Masks<S::M>) -> Gate<S> {
+    fn new(n: usize, m: Masks, start: Masks) -> Gate {
         let mut skip = 0u32;
         let mut blend = 0u32;
         for k in 0..n {
-            let bits = m[k].bits();
+            let bits = lanes(m, k);
             if bits == 0 {
                 skip |= 1 << k;
-            } else if bits != active[k].bits() {
+            } else if bits != lanes(start, k) {
                 blend |= 1 << k;
             }
         }
         Gate {
-            masks: *m,
+            masks: m,
             skip,
             blend,
         }

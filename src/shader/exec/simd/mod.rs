@@ -232,7 +232,7 @@ pub(super) struct Machine<'a, S: Simd> {
     /// Per-stamp state of a batch (empty until the first batch).
     bank: Vec<batch::Bank<S>>,
     /// The flow-control stack of a batch run, kept between batches.
-    flow: Vec<flow::BatchFrame<S::M>>,
+    flow: Vec<flow::BatchFrame>,
 }
 
 impl<'a, S: Simd> Machine<'a, S> {
