@@ -25,6 +25,11 @@ pub mod sampler {
     pub use crate::sampler::*;
 }
 
+/// Built objects kept by state key, bounded in number.
+pub mod state_cache {
+    pub use crate::state_cache::*;
+}
+
 /// The SIMD backends and the kernel dispatch.
 pub mod simd {
     pub use crate::simd::*;

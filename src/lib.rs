@@ -92,6 +92,7 @@ pub mod shader;
 #[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
 mod simd;
 pub mod state;
+mod state_cache;
 #[allow(rustdoc::private_intra_doc_links)] // internal docs may link internals
 mod texture_fetch;
 pub mod vertex;

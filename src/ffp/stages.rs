@@ -666,30 +666,15 @@ pub fn reference_shade8<F: TextureFetchScalar>(
 
 /// Compiled cascades by key (at most
 /// [`FFP_CACHE_ENTRIES`](super::vertex::FFP_CACHE_ENTRIES) of them).
-#[derive(Debug, Default)]
-pub struct FfpPixelCache {
-    map: std::collections::HashMap<FfpPixelKey, std::sync::Arc<FfpPixelProgram>>,
-}
+pub type FfpPixelCache = crate::state_cache::StateCache<
+    FfpPixelKey,
+    std::sync::Arc<FfpPixelProgram>,
+    { super::vertex::FFP_CACHE_ENTRIES },
+>;
 
 impl FfpPixelCache {
     /// The program for `key`, compiled on first use.
     pub fn get(&mut self, key: &FfpPixelKey) -> std::sync::Arc<FfpPixelProgram> {
-        if self.map.len() >= super::vertex::FFP_CACHE_ENTRIES && !self.map.contains_key(key) {
-            self.map.clear();
-        }
-        self.map
-            .entry(key.clone())
-            .or_insert_with(|| std::sync::Arc::new(FfpPixelProgram::new(key.clone())))
-            .clone()
-    }
-
-    /// Number of cached programs.
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    /// Whether the cache is empty.
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.get_or_build(key, |k| std::sync::Arc::new(FfpPixelProgram::new(k.clone())))
     }
 }

@@ -11,7 +11,6 @@
 //! through the shared formula modules over [`V`], so results equal the
 //! scalar Reference ([`super::scalar`]) bit for bit on every backend.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::fog::{VertexFog, vertex_fog_factor};
@@ -26,6 +25,7 @@ use super::texgen::stage_coord;
 use super::transform::*;
 use crate::simd::{Backend, FloatV, Kernel, Simd, dispatch};
 use crate::vertex::{FetchPlan, FetchStreams};
+use crate::state_cache::StateCache;
 
 /// A compiled fixed-function vertex routine.
 #[derive(Debug)]
@@ -454,33 +454,12 @@ pub const FFP_CACHE_ENTRIES: usize = 256;
 
 /// Programs by key, so a state seen before reuses its routine (at most
 /// [`FFP_CACHE_ENTRIES`] of them).
-#[derive(Debug, Default)]
-pub struct FfpVertexCache {
-    map: HashMap<FfpVertexKey, Arc<FfpVertexProgram>>,
-}
+pub type FfpVertexCache = StateCache<FfpVertexKey, Arc<FfpVertexProgram>, FFP_CACHE_ENTRIES>;
 
 impl FfpVertexCache {
     /// The program for `key`, compiled on first use.
     pub fn get(&mut self, key: &FfpVertexKey) -> Arc<FfpVertexProgram> {
-        if let Some(p) = self.map.get(key) {
-            return p.clone();
-        }
-        if self.map.len() >= FFP_CACHE_ENTRIES {
-            self.map.clear();
-        }
-        let p = Arc::new(FfpVertexProgram::new(key.clone()));
-        self.map.insert(key.clone(), p.clone());
-        p
-    }
-
-    /// Number of cached programs.
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    /// Whether the cache is empty.
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.get_or_build(key, |k| Arc::new(FfpVertexProgram::new(k.clone())))
     }
 }
 

@@ -281,6 +281,28 @@ fn cache_prepares_once_per_key() {
     assert_eq!(cache.len(), 2);
 }
 
+/// A program that branches on eight boolean constants has 256 variants:
+/// walking through them keeps at most `PREPARED_VARIANTS`, and the variant
+/// in use stays the same object while the cache holds it.
+#[test]
+fn cache_stays_bounded_over_many_bool_keys() {
+    use warp9::internals::exec::PREPARED_VARIANTS;
+    let mut text = String::from("vs_3_0\n");
+    for b in 0..8 {
+        text += &format!("if b{b}\nadd r0, r0, c{b}\nendif\n");
+    }
+    text += "mov o0, r0\n";
+    let mut cache = warp9::internals::exec::ProgramCache::new(program(&text));
+    let bools = |k: u32| (0..8).map(|b| k & (1 << b) != 0).collect::<Vec<_>>();
+    for k in 0..256u32 {
+        let p = cache.get(&bools(k));
+        assert!(cache.len() <= PREPARED_VARIANTS, "{} variants", cache.len());
+        assert!(std::sync::Arc::ptr_eq(&p, &cache.get(&bools(k))));
+    }
+    const { assert!(256 > PREPARED_VARIANTS, "the keys must overflow the cache") };
+    assert!(!cache.is_empty());
+}
+
 #[test]
 fn budget_stops_lanes_with_their_current_outputs() {
     let mut c = Consts::indexed();

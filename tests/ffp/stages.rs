@@ -304,3 +304,43 @@ fn coordinate_stages_for_the_vertex_key() {
     // Stage 0 reads its texture (default MODULATE), stage 1 does not, stage 2 does.
     assert_eq!(FfpPixelProgram::new(key).coordinate_stages(), 0b101);
 }
+
+/// The fixed-function pixel cache returns one program per key while it
+/// holds it, and never holds more than `FFP_CACHE_ENTRIES` programs
+/// however many stage states an application walks through.
+#[test]
+fn pixel_cache_reuses_programs_and_stays_bounded() {
+    // Stage 0's two colour arguments, each a selector (diffuse, current,
+    // texture, tfactor, specular, temp, constant) with its four modifier
+    // combinations: 28 x 28 distinct keys.
+    let args: Vec<u32> = (0..7u32)
+        .flat_map(|sel| [0, 0x10, 0x20, 0x30].map(|m| sel | m))
+        .collect();
+    let key = |a1: u32, a2: u32| {
+        let mut s = FfpState::default();
+        s.set_stage(0, Tss::ColorArg1(A(a1)));
+        s.set_stage(0, Tss::ColorArg2(A(a2)));
+        FfpPixelKey::new(&s, [StageTexture::Flat; 8], [None; 8])
+    };
+    let mut cache = FfpPixelCache::default();
+    let first = cache.get(&key(0, 0));
+    assert!(std::sync::Arc::ptr_eq(&first, &cache.get(&key(0, 0))));
+    assert_eq!(cache.len(), 1);
+    let mut distinct = std::collections::HashSet::new();
+    for &a1 in &args {
+        for &a2 in &args {
+            let k = key(a1, a2);
+            distinct.insert(k.clone());
+            cache.get(&k);
+            assert!(cache.len() <= FFP_CACHE_ENTRIES, "{} programs", cache.len());
+        }
+    }
+    assert!(
+        distinct.len() > FFP_CACHE_ENTRIES,
+        "the keys must overflow the cache ({} distinct)",
+        distinct.len()
+    );
+    // The last key is still there: a repeated state costs a lookup.
+    let last = cache.get(&key(0x36, 0x36));
+    assert!(std::sync::Arc::ptr_eq(&last, &cache.get(&key(0x36, 0x36))));
+}

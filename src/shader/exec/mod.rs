@@ -62,7 +62,7 @@ pub mod regs;
 pub mod scalar;
 pub mod simd;
 
-use std::collections::HashMap;
+use crate::state_cache::StateCache;
 use std::sync::Arc;
 
 use crate::shader::ir::Program;
@@ -142,8 +142,13 @@ pub struct ScalarPixelOutput {
 pub struct ProgramCache {
     program: Program,
     used_bools: u128,
-    prepared: HashMap<ExecKey, Arc<Prepared>>,
+    prepared: StateCache<ExecKey, Arc<Prepared>, PREPARED_VARIANTS>,
 }
+
+/// Prepared variants one [`ProgramCache`] keeps at most: a program that
+/// branches on many boolean constants has up to 2^n variants, and an
+/// application that walks through them must not grow the cache with them.
+pub const PREPARED_VARIANTS: usize = 64;
 
 impl ProgramCache {
     /// A cache for `program`.
@@ -151,7 +156,7 @@ impl ProgramCache {
         ProgramCache {
             used_bools: branch_bools(&program),
             program,
-            prepared: HashMap::new(),
+            prepared: StateCache::default(),
         }
     }
 
@@ -176,9 +181,7 @@ impl ProgramCache {
         }
         let program = &self.program;
         self.prepared
-            .entry(key)
-            .or_insert_with(|| Arc::new(Prepared::new(program, key)))
-            .clone()
+            .get_or_build(&key, |&key| Arc::new(Prepared::new(program, key)))
     }
 
     /// Number of prepared variants.
