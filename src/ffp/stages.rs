@@ -675,6 +675,8 @@ pub type FfpPixelCache = crate::state_cache::StateCache<
 impl FfpPixelCache {
     /// The program for `key`, compiled on first use.
     pub fn get(&mut self, key: &FfpPixelKey) -> std::sync::Arc<FfpPixelProgram> {
-        self.get_or_build(key, |k| std::sync::Arc::new(FfpPixelProgram::new(k.clone())))
+        self.get_or_build(key, |k| {
+            std::sync::Arc::new(FfpPixelProgram::new(k.clone()))
+        })
     }
 }

@@ -24,8 +24,8 @@ use super::state::*;
 use super::texgen::stage_coord;
 use super::transform::*;
 use crate::simd::{Backend, FloatV, Kernel, Simd, dispatch};
-use crate::vertex::{FetchPlan, FetchStreams};
 use crate::state_cache::StateCache;
+use crate::vertex::{FetchPlan, FetchStreams};
 
 /// A compiled fixed-function vertex routine.
 #[derive(Debug)]
