@@ -242,3 +242,46 @@ fn texkill_and_derivatives_inside_branches() {
         assert_eq!(o.killed, killed, "lane {l} texkill");
     }
 }
+
+/// The instruction budget stops the lanes still looping in the batch path
+/// too, with the outputs they had, while lanes that left the loop earlier
+/// keep theirs; the `if` inside diverges per lane.
+#[test]
+fn budget_stops_the_lanes_still_looping() {
+    use crate::exec_support::{program, run_ps_prepared};
+    use warp9::internals::exec::{ExecKey, Prepared};
+    let mut c = Consts::indexed();
+    c.int[0] = [255, 0, 0, 0];
+    // The body is 8 ops with `endrep` (add, break_ge, if, add, mov, endif,
+    // mov, endrep): a lane is charged 8 a pass and stops after the pass
+    // that takes it over 100, the 13th (104). Lanes that break do so
+    // before the budget matters.
+    let text = "ps_3_0\ndcl_texcoord0 v0\nrep i0\nadd r0, r0, c1\nbreak_ge r0.x, v0.x\n\
+                if_gt v0.x, c10.x\nadd r1, r1, c1\nmov oC1, r1\nendif\nmov oC0, r0\nendrep\n";
+    let prog = program(text);
+    let p = Prepared::new(&prog, ExecKey::new(&prog, &c.bool)).with_budget(100);
+    // 1000: loops until the budget, taking the `if` (v0.x above c10 =
+    // 10); 5 and 2: break in their 5th and 2nd pass, never taking it.
+    let xs = [1000.0f32, 5.0, 1000.0, 2.0, 5.0, 1000.0, 2.0, 1000.0];
+    let inputs: [ScalarPixelInputs; 8] = std::array::from_fn(|l| {
+        let mut v = [[0.0; 4]; 16];
+        v[0] = [xs[l], 0.0, 0.0, 0.0];
+        ScalarPixelInputs {
+            v,
+            pos: [(l & 3) as f32, (l >> 2) as f32],
+            face: 1.0,
+        }
+    });
+    let out = run_ps_prepared(&p, &inputs, &c, &PointFetch::default(), ALL);
+    for (l, o) in out.iter().enumerate() {
+        // (oC0.x, oC1.x): r0 after the last full pass, the if-body count.
+        let expect = match xs[l] {
+            1000.0 => (13.0, 13.0),
+            // Breaks in pass 5 (r0 = 5), after 4 full passes.
+            5.0 => (4.0, 0.0),
+            // Breaks in pass 2, after 1.
+            _ => (1.0, 0.0),
+        };
+        assert_eq!((o.color[0][0], o.color[1][0]), expect, "lane {l}");
+    }
+}
