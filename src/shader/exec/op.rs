@@ -158,6 +158,18 @@ pub(crate) enum IntSrc {
     Const(u16),
 }
 
+impl IntSrc {
+    /// The operand's value, with the application's integer constants
+    /// `int` (an `i#` the application did not set reads 0).
+    #[inline(always)]
+    pub(crate) fn value(self, int: &[[i32; 4]]) -> [i32; 4] {
+        match self {
+            IntSrc::Imm(v) => v,
+            IntSrc::Const(i) => int.get(i as usize).copied().unwrap_or([0; 4]),
+        }
+    }
+}
+
 /// A branch condition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Cond {

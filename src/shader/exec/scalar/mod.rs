@@ -14,7 +14,7 @@ mod arith;
 
 use crate::texture_fetch::TextureFetchScalar;
 
-use super::op::{Cond, Index, IntSrc, Kind, Op, Src, SrcKind};
+use super::op::{Cond, Index, Kind, Op, Src, SrcKind};
 use super::prepare::Prepared;
 use super::regs::{INPUT, NREG, NUM_INPUTS, OUT, OUT_D0, OUT_FOG, VFACE, VPOS};
 use super::{Constants, MAX_CALL_DEPTH, ScalarPixelInputs, ScalarPixelOutput, math};
@@ -184,10 +184,7 @@ impl<'a, const N: usize> Machine<'a, N> {
                     sw,
                     end,
                 } => {
-                    let iv = match n {
-                        IntSrc::Imm(v) => v,
-                        IntSrc::Const(i) => self.c.int.get(i as usize).copied().unwrap_or([0; 4]),
-                    };
+                    let iv = n.value(self.c.int);
                     let iters = math::loop_count(iv[0], sw);
                     if iters == 0 {
                         pc = end as usize + 1;

@@ -6,7 +6,8 @@
 //! Each stamp keeps its own execution mask, 8 lane bits per stamp in one
 //! `u64` ([`Masks`]: small frames and one-instruction mask logic, where
 //! vector masks per stamp made every frame push a 0.5 KiB copy); a frame of
-//! the flow-control stack holds such masks for what it saves (the
+//! the flow-control stack (`super::Frame<Masks>`, the one-stamp run's frame
+//! type with lane bits for its masks) holds such masks for what it saves (the
 //! other side of an `if`, the lanes that broke out of a loop, the lanes
 //! that returned or did not call). Loop counts, `aL` and the call depth are
 //! uniform (constants drive them), so they are shared by the batch. A block
@@ -27,9 +28,9 @@
 use crate::simd::{IntV, MaskV, Simd};
 
 use super::super::MAX_CALL_DEPTH;
-use super::super::op::{BatchForm, Cond, IntSrc, Kind, Op};
-use super::Machine;
+use super::super::op::{BatchForm, Cond, Kind, Op};
 use super::batch::{BATCH, Gate, TightRun};
+use super::{Frame, Machine, skip_target};
 
 /// Execution masks of a batch: lane `l` of stamp `k` is bit `8k + l`.
 pub(super) type Masks = u64;
@@ -38,38 +39,6 @@ pub(super) type Masks = u64;
 #[inline(always)]
 pub(super) fn lanes(m: Masks, k: usize) -> u32 {
     ((m >> (8 * k)) & 0xFF) as u32
-}
-
-/// A flow-control frame of a batch (the per-stamp form of `super::Frame`).
-pub(super) enum BatchFrame {
-    /// Inside an `if`: the lanes of the other side wait in `other`.
-    If { other: Masks, skip: u32 },
-    /// Inside a loop: lanes that broke wait in `broken`.
-    Loop {
-        broken: Masks,
-        iters: u32,
-        step: i32,
-        saved_al: i32,
-        end: u32,
-    },
-    /// Inside a call: lanes that returned early, lanes that did not call.
-    Call {
-        returned: Masks,
-        other: Masks,
-        ret: u32,
-        end: u32,
-    },
-}
-
-/// The op index to continue at when no lane of the batch is left in the
-/// innermost frame.
-fn skip_target(frames: &[BatchFrame], main_end: u32) -> usize {
-    match frames.last() {
-        Some(BatchFrame::If { skip, .. }) => *skip as usize,
-        Some(BatchFrame::Loop { end, .. }) => *end as usize,
-        Some(BatchFrame::Call { end, .. }) => *end as usize,
-        None => main_end as usize,
-    }
 }
 
 impl<S: Simd> Machine<'_, S> {
@@ -102,7 +71,7 @@ impl<S: Simd> Machine<'_, S> {
                 Kind::End => break,
                 Kind::If { cond, skip } => {
                     let c = self.batch_cond(n, op, cond);
-                    frames.push(BatchFrame::If {
+                    frames.push(Frame::If {
                         other: m & !c,
                         skip,
                     });
@@ -112,7 +81,7 @@ impl<S: Simd> Machine<'_, S> {
                     }
                 }
                 Kind::Else { end } => {
-                    if let Some(BatchFrame::If { other, skip }) = frames.last_mut() {
+                    if let Some(Frame::If { other, skip }) = frames.last_mut() {
                         std::mem::swap(&mut m, other);
                         *skip = end;
                     }
@@ -121,7 +90,7 @@ impl<S: Simd> Machine<'_, S> {
                     }
                 }
                 Kind::EndIf => {
-                    if let Some(&BatchFrame::If { other, .. }) = frames.last() {
+                    if let Some(&Frame::If { other, .. }) = frames.last() {
                         m |= other;
                         frames.pop();
                     }
@@ -135,16 +104,13 @@ impl<S: Simd> Machine<'_, S> {
                     sw,
                     end,
                 } => {
-                    let iv = match c {
-                        IntSrc::Imm(v) => v,
-                        IntSrc::Const(i) => self.c.int.get(i as usize).copied().unwrap_or([0; 4]),
-                    };
+                    let iv = c.value(self.c.int);
                     let iters = super::super::math::loop_count(iv[0], sw);
                     if iters == 0 {
                         pc = end as usize + 1;
                         continue;
                     }
-                    frames.push(BatchFrame::Loop {
+                    frames.push(Frame::Loop {
                         broken: 0,
                         iters,
                         step: if rep { 0 } else { iv[2] },
@@ -156,7 +122,7 @@ impl<S: Simd> Machine<'_, S> {
                     }
                 }
                 Kind::EndLoop { body, len } => {
-                    if let Some(BatchFrame::Loop {
+                    if let Some(Frame::Loop {
                         broken,
                         iters,
                         step,
@@ -185,10 +151,10 @@ impl<S: Simd> Machine<'_, S> {
                         Kind::BreakIf(cond) => m & self.batch_cond(n, op, cond),
                         _ => m,
                     };
-                    if let Some(BatchFrame::Loop { broken, .. }) = frames
+                    if let Some(Frame::Loop { broken, .. }) = frames
                         .iter_mut()
                         .rev()
-                        .find(|f| matches!(f, BatchFrame::Loop { .. }))
+                        .find(|f| matches!(f, Frame::Loop { .. }))
                     {
                         *broken |= b;
                         m &= !b;
@@ -205,7 +171,7 @@ impl<S: Simd> Machine<'_, S> {
                     charge(s, n, &mut count, budget, (&mut c, &mut m), len);
                     if c != 0 && depth < MAX_CALL_DEPTH {
                         depth += 1;
-                        frames.push(BatchFrame::Call {
+                        frames.push(Frame::Call {
                             returned: 0,
                             other: m & !c,
                             ret: pc as u32,
@@ -218,10 +184,10 @@ impl<S: Simd> Machine<'_, S> {
                     }
                 }
                 Kind::Ret => {
-                    if let Some(BatchFrame::Call { returned, .. }) = frames
+                    if let Some(Frame::Call { returned, .. }) = frames
                         .iter_mut()
                         .rev()
-                        .find(|f| matches!(f, BatchFrame::Call { .. }))
+                        .find(|f| matches!(f, Frame::Call { .. }))
                     {
                         *returned |= m;
                     }
@@ -231,7 +197,7 @@ impl<S: Simd> Machine<'_, S> {
                 Kind::EndSub => {
                     let mut back = None;
                     while let Some(f) = frames.pop() {
-                        if let BatchFrame::Call {
+                        if let Frame::Call {
                             returned,
                             other,
                             ret,

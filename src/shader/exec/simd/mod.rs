@@ -23,7 +23,7 @@ pub use batch::BATCH;
 use crate::simd::{FloatV, IntV, MaskV, Simd, map4};
 use crate::texture_fetch::TextureFetch;
 
-use super::op::{Cond, ConstSlot, Index, IntSrc, Kind, Modifier, Op, Src, SrcKind};
+use super::op::{Cond, ConstSlot, Index, Kind, Modifier, Op, Src, SrcKind};
 use super::prepare::Prepared;
 use super::regs::{
     FILE_SLOTS, INPUT, NREG, NUM_INPUTS, OUT, OUT_D0, OUT_FOG, VFACE, VPOS, WIDE_SLOTS,
@@ -195,8 +195,9 @@ impl<'a, S: Simd> Executor<'a, S> {
     }
 }
 
-/// A flow-control frame.
-enum Frame<M> {
+/// A flow-control frame (`M`: the lanes it keeps; vector masks for one
+/// stamp, lane bits for a batch, see `flow`).
+pub(super) enum Frame<M> {
     /// Inside an `if`: the lanes of the other branch wait in `other`;
     /// `skip` is where to go when no lane is left (the `else` or `endif`).
     If { other: M, skip: u32 },
@@ -232,7 +233,7 @@ pub(super) struct Machine<'a, S: Simd> {
     /// Per-stamp state of a batch (empty until the first batch).
     bank: Vec<batch::Bank<S>>,
     /// The flow-control stack of a batch run, kept between batches.
-    flow: Vec<flow::BatchFrame>,
+    flow: Vec<Frame<flow::Masks>>,
 }
 
 impl<'a, S: Simd> Machine<'a, S> {
@@ -318,10 +319,7 @@ impl<'a, S: Simd> Machine<'a, S> {
                     sw,
                     end,
                 } => {
-                    let iv = match n {
-                        IntSrc::Imm(v) => v,
-                        IntSrc::Const(i) => self.c.int.get(i as usize).copied().unwrap_or([0; 4]),
-                    };
+                    let iv = n.value(self.c.int);
                     let iters = super::math::loop_count(iv[0], sw);
                     if iters == 0 {
                         pc = end as usize + 1;
@@ -579,7 +577,7 @@ fn input_index(i: i64) -> Option<usize> {
 }
 
 /// The op index to continue at when no lane is left in the innermost frame.
-fn skip_target<M>(frames: &[Frame<M>], main_end: u32) -> usize {
+pub(super) fn skip_target<M>(frames: &[Frame<M>], main_end: u32) -> usize {
     match frames.last() {
         Some(Frame::If { skip, .. }) => *skip as usize,
         Some(Frame::Loop { end, .. }) => *end as usize,
