@@ -47,6 +47,16 @@ pub(crate) struct InputMap {
 }
 
 impl InputMap {
+    /// The input slots [`InputMap::write_regs`] writes (bit per slot).
+    pub(crate) fn written_slots(&self) -> u16 {
+        let consts = self.consts.iter().map(|&(slot, _, _)| slot);
+        let planes = self.dst.iter().map(|&(slot, _)| slot);
+        consts
+            .chain(planes)
+            .filter(|&slot| slot < 16)
+            .fold(0, |acc, slot| acc | 1 << slot)
+    }
+
     /// The map of `links`; `attr(slot, comp)` is where the vertex stage
     /// stored that output component (None: not stored, reads 0).
     pub(crate) fn new(
@@ -327,11 +337,12 @@ impl PixelStage for ShaderPixelStage {
 
     #[inline(always)]
     fn scratch<'a, S: Simd>(&'a self, s: S) -> Executor<'a, S> {
-        Executor::new(
+        Executor::with_written_inputs(
             &self.program,
             s,
             &self.consts.view(),
             self.textures.as_ref(),
+            self.map.written_slots(),
         )
     }
 

@@ -203,7 +203,13 @@ pub trait Simd: Copy + Send + Sync + Debug + 'static {
 
 /// Eight f32 lanes.
 pub trait FloatV:
-    Copy + Debug + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self>
+    Copy
+    + Debug
+    + 'static
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
 {
     /// The integer vector of the same backend.
     type I: IntV<F = Self, M = Self::M>;

@@ -24,7 +24,7 @@ use super::op::{
     BatchForm, Cond, ConstSlot, Dst, DstKind, Index, IntSrc, Kind, Modifier, Op, Pred, Shape, Src,
     SrcKind, TexMode,
 };
-use super::regs::{self, INPUT, NREG, NUM_TEMPS, OUT, TEMP, VFACE, VPOS, WIDE_SLOTS};
+use super::regs::{self, INPUT, NREG, NUM_TEMPS, OUT, SlotSet, TEMP, VFACE, VPOS, WIDE_SLOTS};
 
 /// Number of boolean constants an [`ExecKey`] can carry (`b0`–`b127`);
 /// branches on higher `b#` (software profiles only) stay uniform run-time
@@ -97,6 +97,37 @@ pub fn branch_bools(program: &Program) -> u128 {
     used & !defined
 }
 
+/// The 8-lane register-file slots a run of `ops` may leave non-zero:
+/// every destination register (a relative output write: every output
+/// from its base), the reset value of a vs_1_1-2_x `oD0`, the inputs the
+/// vertex stage loads (a pixel stage's are added by its map, see
+/// `Executor::limit_inputs`), `vPos`, `vFace` and the constant slots
+/// (`widen`).
+fn dirty_slots(ops: &[Op], v: Version, inputs_read: u16, const_slots: usize) -> SlotSet {
+    let mut set = SlotSet::default();
+    for o in ops {
+        match o.dst.kind {
+            DstKind::Reg(r) => set.insert(r as usize),
+            DstKind::OutRel { base } => {
+                for k in base..regs::NUM_OUTPUTS {
+                    set.insert((OUT + k) as usize);
+                }
+            }
+            _ => {}
+        }
+    }
+    if v.is_vertex() && v.major < 3 {
+        set.insert((OUT + regs::OUT_D0) as usize);
+    }
+    set.insert_mask(INPUT as usize, inputs_read);
+    set.insert(VPOS as usize);
+    set.insert(VFACE as usize);
+    for k in 0..const_slots {
+        set.insert(NREG + k);
+    }
+    set
+}
+
 /// A program prepared for one [`ExecKey`]: what the interpreters run.
 #[derive(Clone, Debug)]
 pub struct Prepared {
@@ -117,6 +148,9 @@ pub struct Prepared {
     pub(crate) main_end: u32,
     /// Output slots the program may write (bit per slot).
     pub(crate) written_outputs: u16,
+    /// The 8-lane register-file slots a run may leave non-zero: what a
+    /// recycled file must have zeroed again (`simd::files`).
+    pub(crate) dirty: SlotSet,
     /// Temporaries to clear before a run (highest used + 1).
     pub(crate) temps: u16,
     /// Input slots the program may read (bit per slot).
@@ -194,6 +228,7 @@ impl Prepared {
             _ => acc,
         });
         let (wide_ops, const_slots) = widen(&b.ops);
+        let dirty = dirty_slots(&b.ops, v, inputs_read, const_slots.len());
         let main_end = b.ops.iter().position(|o| o.kind == Kind::End).unwrap_or(0);
         Prepared {
             version: v,
@@ -212,6 +247,7 @@ impl Prepared {
             uses_texkill,
             writes_a0_p0,
             written_outputs,
+            dirty,
             temps: b.temps,
             inputs_read,
             key,

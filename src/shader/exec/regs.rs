@@ -49,6 +49,43 @@ pub const WIDE_SLOTS: usize = 128;
 /// store-to-load check (measured: S3 frame time).
 pub const FILE_SLOTS: usize = WIDE_SLOTS + 4;
 
+/// A set of register-file slots (bit per slot), e.g. those a program's
+/// run may leave non-zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SlotSet([u64; FILE_SLOTS.div_ceil(64)]);
+
+impl SlotSet {
+    /// Adds `slot` (ignored past the file).
+    pub(crate) fn insert(&mut self, slot: usize) {
+        if let Some(w) = self.0.get_mut(slot / 64) {
+            *w |= 1 << (slot % 64);
+        }
+    }
+
+    /// Adds the slots `first..first + 16` whose bits are set in `mask`.
+    pub(crate) fn insert_mask(&mut self, first: usize, mask: u16) {
+        for k in 0..16 {
+            if mask & (1 << k) != 0 {
+                self.insert(first + k);
+            }
+        }
+    }
+
+    /// The slots in the set, in order.
+    pub(crate) fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(wi, &w)| {
+            let mut bits = w;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    wi * 64 + b
+                })
+            })
+        })
+    }
+}
+
 /// Output slot of `oPos` (vs < 3.0).
 pub const OUT_POS: u16 = 0;
 /// Output slot of `oFog` (vs < 3.0; x only).

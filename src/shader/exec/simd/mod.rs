@@ -15,8 +15,11 @@
 
 mod arith;
 mod batch;
+mod files;
 mod flow;
 mod texture;
+
+use files::File;
 
 pub use batch::BATCH;
 
@@ -25,9 +28,7 @@ use crate::texture_fetch::TextureFetch;
 
 use super::op::{Cond, ConstSlot, Index, Kind, Modifier, Op, Src, SrcKind};
 use super::prepare::Prepared;
-use super::regs::{
-    FILE_SLOTS, INPUT, NREG, NUM_INPUTS, OUT, OUT_D0, OUT_FOG, VFACE, VPOS, WIDE_SLOTS,
-};
+use super::regs::{INPUT, NREG, NUM_INPUTS, OUT, OUT_D0, OUT_FOG, VFACE, VPOS, WIDE_SLOTS};
 use super::{Constants, MAX_CALL_DEPTH, PixelInputs, PixelOutputs};
 
 /// Runs a vertex program on 8 vertices. `inputs` are the vertex-input
@@ -85,8 +86,25 @@ impl<'a, S: Simd> Executor<'a, S> {
         consts: &Constants<'a>,
         fetch: &'a dyn TextureFetch<S>,
     ) -> Self {
+        let inputs = if p.version.is_pixel() { 0xFFFF } else { 0 };
+        Executor::with_written_inputs(p, s, consts, fetch, inputs)
+    }
+
+    /// [`Executor::new`] for a caller that writes only the input slots
+    /// whose bits are set in `written` through [`Executor::inputs_mut`] and
+    /// [`Executor::batch_inputs_mut`] (a pixel stage writes the ones its
+    /// links feed): the recycled register files then have only those to
+    /// clear again.
+    #[inline(always)]
+    pub fn with_written_inputs(
+        p: &'a Prepared,
+        s: S,
+        consts: &Constants<'a>,
+        fetch: &'a dyn TextureFetch<S>,
+        written: u16,
+    ) -> Self {
         Executor {
-            m: Machine::new(p, s, *consts, fetch),
+            m: Machine::new(p, s, *consts, fetch, written),
         }
     }
 
@@ -223,7 +241,7 @@ pub(super) struct Machine<'a, S: Simd> {
     pub(super) s: S,
     pub(super) p: &'a Prepared,
     /// Per-lane slots, then the constant slots (see [`WIDE_SLOTS`]).
-    pub(super) r: Box<[[S::F; 4]; FILE_SLOTS]>,
+    pub(super) r: File<S>,
     pub(super) a0: [S::I; 4],
     pub(super) p0: [S::M; 4],
     pub(super) al: i32,
@@ -238,9 +256,17 @@ pub(super) struct Machine<'a, S: Simd> {
 
 impl<'a, S: Simd> Machine<'a, S> {
     #[inline(always)]
-    fn new(p: &'a Prepared, s: S, c: Constants<'a>, fetch: &'a dyn TextureFetch<S>) -> Self {
+    fn new(
+        p: &'a Prepared,
+        s: S,
+        c: Constants<'a>,
+        fetch: &'a dyn TextureFetch<S>,
+        written_inputs: u16,
+    ) -> Self {
         let none = s.mask_from_bits(0);
-        let mut r = heap_file::<S>(FileInit::Fill([s.splat(0.0); 4]));
+        let mut dirty = p.dirty;
+        dirty.insert_mask(INPUT as usize, written_inputs);
+        let mut r = File::take(s, dirty);
         for (k, slot) in p.const_slots.iter().enumerate() {
             let v = match *slot {
                 ConstSlot::Imm(i) => p.imms.get(i as usize).copied().unwrap_or([0.0; 4]),
@@ -584,27 +610,4 @@ pub(super) fn skip_target<M>(frames: &[Frame<M>], main_end: u32) -> usize {
         Some(Frame::Call { end, .. }) => *end as usize,
         None => main_end as usize,
     }
-}
-
-/// A register file on the heap holding `slots` (all [`FILE_SLOTS`] of
-/// them, or one value for every slot), written there directly:
-/// `Box::new` of an array built it on the stack and copied its 16.5 KiB,
-/// which a small draw paid for every executor and bank it set up.
-pub(super) fn heap_file<S: Simd>(slots: FileInit<'_, S>) -> Box<[[S::F; 4]; FILE_SLOTS]> {
-    let v: Vec<[S::F; 4]> = match slots {
-        FileInit::Copy(file) => file.to_vec(),
-        FileInit::Fill(value) => vec![value; FILE_SLOTS],
-    };
-    match v.into_boxed_slice().try_into() {
-        Ok(file) => file,
-        Err(_) => unreachable!("the vector holds FILE_SLOTS slots"),
-    }
-}
-
-/// What [`heap_file`] writes.
-pub(super) enum FileInit<'a, S: Simd> {
-    /// A copy of another file.
-    Copy(&'a [[S::F; 4]; FILE_SLOTS]),
-    /// One value in every slot.
-    Fill([S::F; 4]),
 }
