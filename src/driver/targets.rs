@@ -79,18 +79,22 @@ impl<'a> FrameTargets<'a> {
     /// split allocates the list of bands only (it runs once per draw drawn
     /// at once).
     pub(crate) fn into_bands(self, band: usize) -> Vec<FrameTargets<'a>> {
+        self.bands(band).collect()
+    }
+
+    /// [`FrameTargets::into_bands`] one band at a time (a small draw
+    /// shaded where it is needs no list of every band of the target).
+    pub(crate) fn bands(self, band: usize) -> impl Iterator<Item = FrameTargets<'a>> {
         let band = band.max(1);
         let n = (self.rows as usize).div_ceil(band);
         let mut depth = self.depth;
         let mut colors = self.colors;
-        (0..n)
-            .map(|i| FrameTargets {
-                y0: self.y0 + (i * band) as i32,
-                rows: ((self.rows as usize - i * band).min(band)) as i32,
-                depth: cut_rows(&mut depth, band),
-                colors: colors.each_mut().map(|c| cut_rows(c, band)),
-            })
-            .collect()
+        (0..n).map(move |i| FrameTargets {
+            y0: self.y0 + (i * band) as i32,
+            rows: ((self.rows as usize - i * band).min(band)) as i32,
+            depth: cut_rows(&mut depth, band),
+            colors: colors.each_mut().map(|c| cut_rows(c, band)),
+        })
     }
 }
 

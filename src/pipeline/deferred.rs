@@ -150,6 +150,8 @@ struct Batch {
     backend: Option<Backend>,
     /// Bytes the draws' vertices and bins hold (see [`MAX_BATCH_BYTES`]).
     bytes: usize,
+    /// The pixel rows `top..bottom` the draws' work lies in.
+    rows: Option<(i32, i32)>,
 }
 
 /// Buffers of shaded draws, for the next draws to fill.
@@ -296,6 +298,9 @@ impl DrawQueue {
             }
         }
         b.bytes += bytes;
+        if let Some(r) = work.binned.rows() {
+            b.rows = Some(b.rows.map_or(r, |u| (u.0.min(r.0), u.1.max(r.1))));
+        }
         let [c0, c1, c2, c3, depth] = surfaces.map(|s| s.is_some());
         b.draws.push(QueuedDraw {
             work,
@@ -398,6 +403,7 @@ impl DrawQueue {
             surfaces,
             pool,
             backend,
+            rows: used_rows,
             ..
         } = work;
         let backend = backend.unwrap_or(Backend::Portable);
@@ -405,7 +411,12 @@ impl DrawQueue {
         let (width, height) = surfaces[0]
             .as_ref()
             .map_or((0, 0), |s| (s.desc().width as i32, s.desc().height as i32));
-        let rows = crate::raster::batch_band_rows(width, height, workers);
+        let rows = crate::raster::batch_band_rows(
+            width,
+            height,
+            workers,
+            used_rows.unwrap_or((0, height)),
+        );
         let [s0, s1, s2, s3, sd] = &surfaces;
         let passed = with_surfaces(
             [
