@@ -31,7 +31,7 @@ pub const BATCH: usize = 8;
 
 /// One stamp's per-run state while it is not the machine's current one.
 pub(super) struct Bank<S: Simd> {
-    r: super::File<S>,
+    pub(super) r: super::File<S>,
     a0: [S::I; 4],
     p0: [S::M; 4],
     kill: S::M,
@@ -356,7 +356,7 @@ impl<S: Simd> Executor<'_, S> {
             let m = &mut self.m;
             while m.bank.len() < count {
                 m.bank.push(Bank {
-                    r: super::File::copy_of(m.s, &m.r),
+                    r: super::File::copy_of(m.s, &m.r, &m.dirty),
                     a0: m.a0,
                     p0: m.p0,
                     kill: m.kill,

@@ -6,7 +6,8 @@
 //! S7's 4,096 small draws a frame (callgrind). A finished executor's files
 //! go back to its thread's spare list with only the slots its program
 //! could have written zeroed again ([`SlotSet`]), and the next executor
-//! on the thread takes them from there.
+//! on the thread takes them from there (the executor cleans its files
+//! when it is dropped: `Machine`'s `Drop`).
 //!
 //! Invariant: a spare file holds +0.0 in every slot, exactly what a fresh
 //! file holds, so no program can tell a recycled file from a new one and
@@ -36,16 +37,16 @@ thread_local! {
 type Slots<S> = [[<S as Simd>::F; 4]; FILE_SLOTS];
 
 /// A register file taken from the thread's spares (or allocated), given
-/// back when dropped with the slots of `dirty` zeroed.
+/// back when dropped. Its user zeroes the slots it wrote first
+/// ([`File::clean`]; the executor does so when it is dropped). Just the
+/// pointer: an executor swaps files per stamp and op of a batch.
 pub(crate) struct File<S: Simd> {
     slots: ManuallyDrop<Box<Slots<S>>>,
-    dirty: SlotSet,
-    s: S,
 }
 
 impl<S: Simd> File<S> {
-    /// An all-zero file whose user may write the slots of `dirty`.
-    pub(crate) fn take(s: S, dirty: SlotSet) -> File<S> {
+    /// An all-zero file.
+    pub(crate) fn take(s: S) -> File<S> {
         let spare = SPARE
             .try_with(|spare| spare.borrow_mut().pop())
             .ok()
@@ -54,19 +55,28 @@ impl<S: Simd> File<S> {
         let slots = spare.unwrap_or_else(|| fresh(s));
         File {
             slots: ManuallyDrop::new(slots),
-            dirty,
-            s,
         }
     }
 
-    /// A copy of `other`: an all-zero file with `other`'s dirty slots
-    /// copied (the others are zero in both).
-    pub(crate) fn copy_of(s: S, other: &File<S>) -> File<S> {
-        let mut file = File::take(s, other.dirty);
-        for slot in other.dirty.slots() {
+    /// A copy of `other`, whose slots outside `dirty` are zero: an
+    /// all-zero file with `other`'s `dirty` slots copied.
+    pub(crate) fn copy_of(s: S, other: &File<S>, dirty: &SlotSet) -> File<S> {
+        let mut file = File::take(s);
+        for slot in dirty.slots() {
             file.slots[slot] = other.slots[slot];
         }
         file
+    }
+
+    /// Zeroes the slots of `dirty`: the file is all zero again if they
+    /// are all its user wrote.
+    pub(crate) fn clean(&mut self, s: S, dirty: &SlotSet) {
+        let zero = [s.splat(0.0); 4];
+        for slot in dirty.slots() {
+            if let Some(v) = self.slots.get_mut(slot) {
+                *v = zero;
+            }
+        }
     }
 }
 
@@ -99,16 +109,10 @@ impl<S: Simd> Drop for File<S> {
     fn drop(&mut self) {
         // SAFETY: `slots` is taken once, here, and `self` is not used
         // after `drop`.
-        let mut slots = unsafe { ManuallyDrop::take(&mut self.slots) };
-        let zero = self.s.splat(0.0);
-        for slot in self.dirty.slots() {
-            if let Some(v) = slots.get_mut(slot) {
-                *v = [zero; 4];
-            }
-        }
+        let slots = unsafe { ManuallyDrop::take(&mut self.slots) };
         if cfg!(debug_assertions) && !all_zero::<S>(&slots) {
-            // A write outside the dirty set: the file is dropped rather
-            // than recycled, and tests fail here.
+            // A write outside the cleaned slots: the file is dropped
+            // rather than recycled, and tests fail here.
             debug_assert!(false, "register file slot written outside its dirty set");
             return;
         }
@@ -134,24 +138,26 @@ mod tests {
     use super::*;
     use crate::simd::Portable;
 
-    /// A file given back has its dirty slots zeroed and is the one the
-    /// next taker gets; slots outside the set stay as they were (zero).
+    /// A copy takes the dirty slots; a file cleaned and given back is
+    /// all zero and is the one the next taker gets.
     #[test]
     fn a_recycled_file_is_zero_and_reused() {
         let s = Portable;
         let mut dirty = SlotSet::default();
         dirty.insert(3);
         dirty.insert(70);
-        let mut file = File::take(s, dirty);
+        let mut file = File::take(s);
         file[3][1] = s.splat(-0.0);
         file[70][2] = s.splat(f32::NAN);
-        let copy = File::copy_of(s, &file);
+        let mut copy = File::copy_of(s, &file, &dirty);
         assert!(copy[70][2].to_array().iter().all(|x| x.is_nan()));
         assert_eq!(copy[3][1].to_array()[0].to_bits(), (-0.0f32).to_bits());
         let at = &**file.slots as *const Slots<Portable>;
+        copy.clean(s, &dirty);
+        file.clean(s, &dirty);
         drop(copy);
         drop(file);
-        let again = File::take(s, SlotSet::default());
+        let again = File::take(s);
         assert!(all_zero::<Portable>(&again));
         let at_again = &**again.slots as *const Slots<Portable>;
         assert_eq!(at, at_again, "the last file given back is taken first");

@@ -242,6 +242,10 @@ pub(super) struct Machine<'a, S: Simd> {
     pub(super) p: &'a Prepared,
     /// Per-lane slots, then the constant slots (see [`WIDE_SLOTS`]).
     pub(super) r: File<S>,
+    /// The slots a run may leave non-zero in `r` and the banks' files
+    /// (`Prepared::dirty` and the inputs the caller writes), zeroed when
+    /// the machine is dropped so the files go back clean.
+    dirty: super::regs::SlotSet,
     pub(super) a0: [S::I; 4],
     pub(super) p0: [S::M; 4],
     pub(super) al: i32,
@@ -252,6 +256,17 @@ pub(super) struct Machine<'a, S: Simd> {
     bank: Vec<batch::Bank<S>>,
     /// The flow-control stack of a batch run, kept between batches.
     flow: Vec<Frame<flow::Masks>>,
+}
+
+impl<S: Simd> Drop for Machine<'_, S> {
+    /// Cleans the files for their next user on this thread (`files`).
+    fn drop(&mut self) {
+        let (s, dirty) = (self.s, self.dirty);
+        self.r.clean(s, &dirty);
+        for bank in &mut self.bank {
+            bank.r.clean(s, &dirty);
+        }
+    }
 }
 
 impl<'a, S: Simd> Machine<'a, S> {
@@ -266,7 +281,7 @@ impl<'a, S: Simd> Machine<'a, S> {
         let none = s.mask_from_bits(0);
         let mut dirty = p.dirty;
         dirty.insert_mask(INPUT as usize, written_inputs);
-        let mut r = File::take(s, dirty);
+        let mut r = File::take(s);
         for (k, slot) in p.const_slots.iter().enumerate() {
             let v = match *slot {
                 ConstSlot::Imm(i) => p.imms.get(i as usize).copied().unwrap_or([0.0; 4]),
@@ -288,6 +303,7 @@ impl<'a, S: Simd> Machine<'a, S> {
             kill: none,
             bank: Vec::new(),
             flow: Vec::new(),
+            dirty,
         }
     }
 
