@@ -356,7 +356,7 @@ impl<S: Simd> Executor<'_, S> {
             let m = &mut self.m;
             while m.bank.len() < count {
                 m.bank.push(Bank {
-                    r: super::File::copy_of(m.s, &m.r, &m.dirty),
+                    r: super::File::copy_of(m.zero, &m.r, &m.dirty),
                     a0: m.a0,
                     p0: m.p0,
                     kill: m.kill,

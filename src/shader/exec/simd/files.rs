@@ -45,14 +45,16 @@ pub(crate) struct File<S: Simd> {
 }
 
 impl<S: Simd> File<S> {
-    /// An all-zero file.
-    pub(crate) fn take(s: S) -> File<S> {
+    /// An all-zero file; `zero` is +0.0 in every lane (made by the
+    /// caller, inside its SIMD kernel: a `splat` here would compile
+    /// outside the AVX2 trampoline, `.ci/intrinsics-check`).
+    pub(crate) fn take(zero: [S::F; 4]) -> File<S> {
         let spare = SPARE
             .try_with(|spare| spare.borrow_mut().pop())
             .ok()
             .flatten()
             .and_then(|file| file.downcast::<Slots<S>>().ok());
-        let slots = spare.unwrap_or_else(|| fresh(s));
+        let slots = spare.unwrap_or_else(|| fresh::<S>(zero));
         File {
             slots: ManuallyDrop::new(slots),
         }
@@ -60,8 +62,8 @@ impl<S: Simd> File<S> {
 
     /// A copy of `other`, whose slots outside `dirty` are zero: an
     /// all-zero file with `other`'s `dirty` slots copied.
-    pub(crate) fn copy_of(s: S, other: &File<S>, dirty: &SlotSet) -> File<S> {
-        let mut file = File::take(s);
+    pub(crate) fn copy_of(zero: [S::F; 4], other: &File<S>, dirty: &SlotSet) -> File<S> {
+        let mut file = File::take(zero);
         for slot in dirty.slots() {
             file.slots[slot] = other.slots[slot];
         }
@@ -70,8 +72,7 @@ impl<S: Simd> File<S> {
 
     /// Zeroes the slots of `dirty`: the file is all zero again if they
     /// are all its user wrote.
-    pub(crate) fn clean(&mut self, s: S, dirty: &SlotSet) {
-        let zero = [s.splat(0.0); 4];
+    pub(crate) fn clean(&mut self, zero: [S::F; 4], dirty: &SlotSet) {
         for slot in dirty.slots() {
             if let Some(v) = self.slots.get_mut(slot) {
                 *v = zero;
@@ -82,8 +83,8 @@ impl<S: Simd> File<S> {
 
 /// A new all-zero file, written in place (a `Box::new` of an array would
 /// build it on the stack and copy it).
-fn fresh<S: Simd>(s: S) -> Box<Slots<S>> {
-    let v: Vec<[S::F; 4]> = vec![[s.splat(0.0); 4]; FILE_SLOTS];
+fn fresh<S: Simd>(zero: [S::F; 4]) -> Box<Slots<S>> {
+    let v: Vec<[S::F; 4]> = vec![zero; FILE_SLOTS];
     match v.into_boxed_slice().try_into() {
         Ok(file) => file,
         Err(_) => unreachable!("the vector holds FILE_SLOTS slots"),
@@ -146,18 +147,19 @@ mod tests {
         let mut dirty = SlotSet::default();
         dirty.insert(3);
         dirty.insert(70);
-        let mut file = File::take(s);
+        let zero = [s.splat(0.0); 4];
+        let mut file = File::<Portable>::take(zero);
         file[3][1] = s.splat(-0.0);
         file[70][2] = s.splat(f32::NAN);
-        let mut copy = File::copy_of(s, &file, &dirty);
+        let mut copy = File::copy_of(zero, &file, &dirty);
         assert!(copy[70][2].to_array().iter().all(|x| x.is_nan()));
         assert_eq!(copy[3][1].to_array()[0].to_bits(), (-0.0f32).to_bits());
         let at = &**file.slots as *const Slots<Portable>;
-        copy.clean(s, &dirty);
-        file.clean(s, &dirty);
+        copy.clean(zero, &dirty);
+        file.clean(zero, &dirty);
         drop(copy);
         drop(file);
-        let again = File::take(s);
+        let again = File::<Portable>::take(zero);
         assert!(all_zero::<Portable>(&again));
         let at_again = &**again.slots as *const Slots<Portable>;
         assert_eq!(at, at_again, "the last file given back is taken first");

@@ -246,6 +246,9 @@ pub(super) struct Machine<'a, S: Simd> {
     /// (`Prepared::dirty` and the inputs the caller writes), zeroed when
     /// the machine is dropped so the files go back clean.
     dirty: super::regs::SlotSet,
+    /// +0.0 in every lane, made in `new` (inside the SIMD kernel) for the
+    /// files' cleaning in `drop`, which runs outside it.
+    zero: [S::F; 4],
     pub(super) a0: [S::I; 4],
     pub(super) p0: [S::M; 4],
     pub(super) al: i32,
@@ -261,10 +264,10 @@ pub(super) struct Machine<'a, S: Simd> {
 impl<S: Simd> Drop for Machine<'_, S> {
     /// Cleans the files for their next user on this thread (`files`).
     fn drop(&mut self) {
-        let (s, dirty) = (self.s, self.dirty);
-        self.r.clean(s, &dirty);
+        let (zero, dirty) = (self.zero, self.dirty);
+        self.r.clean(zero, &dirty);
         for bank in &mut self.bank {
-            bank.r.clean(s, &dirty);
+            bank.r.clean(zero, &dirty);
         }
     }
 }
@@ -281,7 +284,8 @@ impl<'a, S: Simd> Machine<'a, S> {
         let none = s.mask_from_bits(0);
         let mut dirty = p.dirty;
         dirty.insert_mask(INPUT as usize, written_inputs);
-        let mut r = File::take(s);
+        let zero = [s.splat(0.0); 4];
+        let mut r = File::take(zero);
         for (k, slot) in p.const_slots.iter().enumerate() {
             let v = match *slot {
                 ConstSlot::Imm(i) => p.imms.get(i as usize).copied().unwrap_or([0.0; 4]),
@@ -304,6 +308,7 @@ impl<'a, S: Simd> Machine<'a, S> {
             bank: Vec::new(),
             flow: Vec::new(),
             dirty,
+            zero,
         }
     }
 
